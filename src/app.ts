@@ -1,0 +1,74 @@
+/**
+ * Builds the application: shared plugins, then each capability, in one readable list. Where a
+ * route is registered decides whether it is protected: everything under /api/v1 goes through
+ * `authenticate`; pages, health and OAuth endpoints sit outside it.
+ */
+import Fastify, { type FastifyInstance } from 'fastify'
+import cookie from '@fastify/cookie'
+import formbody from '@fastify/formbody'
+import type { Config } from './config.ts'
+import type { Database } from './db/connect.ts'
+import databasePlugin from './http/plugins/database.ts'
+import openapiPlugin from './http/plugins/openapi.ts'
+import { installProblemHandler } from './http/problem-handler.ts'
+import { validatorCompiler } from './http/validation.ts'
+import { authenticate, type BearerVerifier } from './http/auth.ts'
+import { recordRoutes } from './records/record.routes.ts'
+import { specialActionRoutes } from './records/special-actions.routes.ts'
+import { meRoutes } from './orgs/me.routes.ts'
+import { pageRoutes } from './orgs/pages.routes.ts'
+import { webAppRoutes } from './http/web-app.ts'
+import { uuidv7 } from './shared/ids.ts'
+
+export interface AppOptions {
+  config: Config
+  database: Database
+  logger?: boolean | object
+  /** Supplied by the OAuth capability once registered. */
+  bearer?: BearerVerifier | null
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { config } = opts
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => uuidv7(),
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  })
+  app.setValidatorCompiler(validatorCompiler)
+  installProblemHandler(app, config.bodyLimitBytes)
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  app.decorateRequest('auth', null)
+  app.decorateRequest('sessionToken', null)
+
+  await app.register(databasePlugin, { database: opts.database, config })
+  await app.register(cookie)
+  await app.register(formbody, { bodyLimit: 64 * 1024 })
+  await app.register(openapiPlugin, { publicUrl: config.publicUrl })
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
+  await app.register(pageRoutes)
+  await app.register(webAppRoutes)
+
+  const challenge = () => ({
+    'www-authenticate': `Bearer resource_metadata="${config.publicUrl}/.well-known/oauth-protected-resource"`,
+  })
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', async (request, reply) => {
+        reply.header('cache-control', 'no-store')
+      })
+      api.addHook('onRequest', authenticate({ bearer: opts.bearer ?? null, challenge }))
+      await api.register(meRoutes)
+      await api.register(recordRoutes)
+      await api.register(specialActionRoutes)
+    },
+    { prefix: '/api/v1' },
+  )
+  return app
+}

@@ -1,0 +1,80 @@
+/**
+ * The one validated configuration module: every setting the service reads from the environment,
+ * with its default. The README's "Configuration" table lists the same names.
+ */
+import path from 'node:path'
+
+export interface Config {
+  port: number
+  host: string
+  publicUrl: string
+  databaseUrl: string | null
+  dataDir: string
+  allowPrivateOutbound: boolean
+  logLevel: string
+  trustProxy: boolean
+  bodyLimitBytes: number
+  sessionTtlSeconds: number
+  /** 'all' runs HTTP and background work; 'worker' runs only background work. */
+  mode: 'all' | 'worker'
+}
+
+export class ConfigError extends Error {}
+
+function parsePort(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${name} must be a port number 0-65535, got "${raw}"`)
+  return n
+}
+
+function parseBool(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback
+  if (/^(1|true|yes)$/i.test(raw)) return true
+  if (/^(0|false|no)$/i.test(raw)) return false
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`)
+}
+
+function parsePositiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`)
+  return n
+}
+
+function parsePublicUrl(raw: string | undefined, port: number): string {
+  const value = raw && raw !== '' ? raw : `http://localhost:${port}`
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute URL, got "${value}"`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('PUBLIC_URL must use http or https')
+  if (url.search || url.hash || url.username) throw new ConfigError('PUBLIC_URL must not carry a query, fragment or userinfo')
+  // The issuer is compared byte for byte by OAuth clients: keep one canonical form, no trailing slash.
+  return url.href.replace(/\/$/, '')
+}
+
+function parseDatabaseUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null
+  if (!/^postgres(ql)?:\/\//.test(raw)) throw new ConfigError('DATABASE_URL must be a postgres:// URL')
+  return raw
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): Config {
+  const port = parsePort('PORT', env.PORT, 3000)
+  return {
+    port,
+    host: env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0',
+    publicUrl: parsePublicUrl(env.PUBLIC_URL, port),
+    databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
+    dataDir: path.resolve(env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : './data'),
+    allowPrivateOutbound: parseBool('ALLOW_PRIVATE_OUTBOUND', env.ALLOW_PRIVATE_OUTBOUND, false),
+    logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',
+    trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
+    bodyLimitBytes: parsePositiveInt('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 1024 * 1024),
+    sessionTtlSeconds: parsePositiveInt('SESSION_TTL_SECONDS', env.SESSION_TTL_SECONDS, 7 * 24 * 3600),
+    mode: argv.includes('--worker') || env.CAIRN_MODE === 'worker' ? 'worker' : 'all',
+  }
+}

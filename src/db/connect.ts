@@ -1,0 +1,83 @@
+/**
+ * Opens the one SQL layer (Kysely) on either PostgreSQL (`DATABASE_URL`) or the embedded default
+ * (PGlite on a data folder), and knows how to close each cleanly.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import { PGlite } from '@electric-sql/pglite'
+import { SerializedPGliteDialect } from './pglite-dialect.ts'
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts'
+import type { DB } from './database.ts'
+
+export type DatabaseKind = 'postgres' | 'pglite'
+
+export interface Database {
+  kind: DatabaseKind
+  db: Kysely<DB>
+  /** Runs a multi-statement SQL script (migrations): `pg` and PGlite need different calls for it. */
+  execScript(script: string): Promise<void>
+  /** pg-boss and benchmarks need the raw handle of the embedded database. */
+  pglite: PGlite | null
+  connectionString: string | null
+  close(): Promise<void>
+}
+
+// node-postgres returns int8 as string; counts are cast to int in SQL, so keep the default.
+// Dates stay Date objects; numeric stays a string (exact decimals).
+
+export async function openPostgres(connectionString: string, options: { max?: number } = {}): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10 })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  return {
+    kind: 'postgres',
+    db,
+    pglite: null,
+    connectionString,
+    async execScript(script) {
+      await pool.query(script)
+    },
+    async close() {
+      await db.destroy()
+    },
+  }
+}
+
+export async function openEmbedded(dataDir: string | null): Promise<Database> {
+  let lock: DataDirLock | null = null
+  if (dataDir) {
+    fs.mkdirSync(dataDir, { recursive: true })
+    // PGlite has no lock of its own: two processes on one folder silently lose writes.
+    lock = acquireDataDirLock(dataDir)
+  }
+  let pglite: PGlite
+  try {
+    pglite = dataDir ? await PGlite.create(path.join(dataDir, 'pgdata')) : await PGlite.create()
+  } catch (err) {
+    lock?.release()
+    throw err
+  }
+  const db = new Kysely<DB>({ dialect: new SerializedPGliteDialect({ pglite }) })
+  return {
+    kind: 'pglite',
+    db,
+    pglite,
+    connectionString: null,
+    async execScript(script) {
+      await pglite.exec(script)
+    },
+    async close() {
+      try {
+        await db.destroy() // closes the PGlite instance, which otherwise keeps the process alive
+        if (!pglite.closed) await pglite.close()
+      } finally {
+        lock?.release()
+      }
+    },
+  }
+}
+
+export async function openDatabase(config: { databaseUrl: string | null; dataDir: string }): Promise<Database> {
+  return config.databaseUrl ? openPostgres(config.databaseUrl) : openEmbedded(config.dataDir)
+}

@@ -1,0 +1,65 @@
+/**
+ * Browser sessions: a random id in an HttpOnly cookie, only its SHA-256 stored, expiring, deleted
+ * on sign-out. Each session carries a CSRF token that state-changing API calls must echo in the
+ * `x-csrf-token` header (the cookie alone is not enough).
+ */
+import { sql, type Kysely } from 'kysely'
+import type { DB } from '../db/database.ts'
+import { constantTimeEqual, randomSecret, sha256 } from '../shared/ids.ts'
+
+export const SESSION_COOKIE = 'cairn_session'
+
+export interface SessionInfo {
+  userId: string
+  orgId: string
+  role: 'admin' | 'member'
+  csrfToken: string
+}
+
+export async function createSession(db: Kysely<DB>, userId: string, orgId: string, ttlSeconds: number): Promise<string> {
+  const token = randomSecret(32)
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: sha256(token),
+      user_id: userId,
+      active_org_id: orgId,
+      csrf_token: randomSecret(24),
+      expires_at: new Date(Date.now() + ttlSeconds * 1000),
+    })
+    .execute()
+  return token
+}
+
+/** One query: the session, still valid, with the caller's role in its active organization. */
+export async function findSession(db: Kysely<DB>, token: string): Promise<SessionInfo | null> {
+  if (token.length < 20 || token.length > 100) return null
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('memberships as m', (j) => j.onRef('m.org_id', '=', 's.active_org_id').onRef('m.user_id', '=', 's.user_id'))
+    .select(['s.user_id', 's.active_org_id', 's.csrf_token', 'm.role'])
+    .where('s.token_hash', '=', sha256(token))
+    .where('s.expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst()
+  return row ? { userId: row.user_id, orgId: row.active_org_id, role: row.role, csrfToken: row.csrf_token } : null
+}
+
+export function csrfMatches(session: SessionInfo, presented: string | undefined): boolean {
+  return typeof presented === 'string' && constantTimeEqual(session.csrfToken, presented)
+}
+
+export async function switchSessionOrganization(db: Kysely<DB>, token: string, orgId: string): Promise<boolean> {
+  const res = await db
+    .updateTable('sessions')
+    .set({ active_org_id: orgId })
+    .where('token_hash', '=', sha256(token))
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom('memberships').select('org_id').where('org_id', '=', orgId).whereRef('user_id', '=', 'sessions.user_id')),
+    )
+    .executeTakeFirst()
+  return Number(res.numUpdatedRows) === 1
+}
+
+export async function deleteSession(db: Kysely<DB>, token: string): Promise<void> {
+  await db.deleteFrom('sessions').where('token_hash', '=', sha256(token)).execute()
+}

@@ -1,0 +1,32 @@
+import { descriptionField, EMAIL_MAX, NAME, ownerField, PHONE, SHORT, type RecordKind } from '../record-kind.ts'
+
+export const LEAD_STATUSES = ['new', 'working', 'nurturing', 'qualified', 'unqualified', 'converted'] as const
+
+export const leadKind: RecordKind = {
+  name: 'lead',
+  table: 'leads',
+  path: 'leads',
+  label: 'Lead',
+  labelPlural: 'Leads',
+  titleFields: ['first_name', 'last_name'],
+  order: 'newest_first',
+  fields: [
+    { name: 'first_name', type: 'string', label: 'First name', maxLength: SHORT, search: true },
+    { name: 'last_name', type: 'string', label: 'Last name', required: true, maxLength: SHORT, search: true },
+    { name: 'company', type: 'string', label: 'Company', required: true, maxLength: NAME, search: true },
+    { name: 'email', type: 'email', label: 'Email', maxLength: EMAIL_MAX, search: true, filter: true },
+    { name: 'phone', type: 'string', label: 'Phone', maxLength: PHONE },
+    { name: 'title', type: 'string', label: 'Title', maxLength: NAME },
+    // `converted` is reached only through POST /leads/{id}/convert (lead.service.ts checks it).
+    { name: 'status', type: 'enum', label: 'Status', values: LEAD_STATUSES, default: 'new', filter: true },
+    { name: 'source', type: 'string', label: 'Source', maxLength: SHORT, filter: true },
+    { name: 'rating', type: 'string', label: 'Rating', maxLength: PHONE },
+    { name: 'industry', type: 'string', label: 'Industry', maxLength: SHORT },
+    descriptionField,
+    { name: 'converted_at', type: 'datetime', label: 'Converted at', readOnly: true },
+    { name: 'converted_account_id', type: 'ref', ref: 'account', label: 'Converted account', readOnly: true },
+    { name: 'converted_contact_id', type: 'ref', ref: 'contact', label: 'Converted contact', readOnly: true },
+    { name: 'converted_opportunity_id', type: 'ref', ref: 'opportunity', label: 'Converted opportunity', readOnly: true },
+    ownerField,
+  ],
+}

@@ -1,0 +1,94 @@
+/**
+ * Lead conversion: link or create the account and the contact, optionally create an opportunity,
+ * then mark the lead converted. The lead row is locked first, so two concurrent conversions cannot
+ * both succeed; the caller's transaction makes the whole thing atomic.
+ */
+import type { AuthContext } from '../../shared/auth-context.ts'
+import { Conflict, NotFound, ValidationFailed } from '../../shared/errors.ts'
+import { kindsByName } from '../kinds/index.ts'
+import { findRecordJson, updateRecord, type Executor } from '../record.repository.ts'
+import { createRecord, type RecordChange } from '../record.service.ts'
+
+export interface ConvertLeadInput {
+  account_id?: string
+  contact_id?: string
+  create_opportunity?: boolean
+  opportunity_name?: string
+}
+
+export interface ConvertLeadResult {
+  lead: RecordChange
+  account: Record<string, unknown>
+  contact: Record<string, unknown>
+  opportunity: Record<string, unknown> | null
+  created: RecordChange[]
+}
+
+async function existing(trx: Executor, orgId: string, kind: 'account' | 'contact', id: string, field: string) {
+  const json = await findRecordJson(trx, orgId, kindsByName[kind], id)
+  if (!json) throw new ValidationFailed(`${field} does not refer to a ${kind} of this organization.`, [{ field, message: `must be the id of a ${kind} of this organization` }])
+  return JSON.parse(json) as Record<string, unknown>
+}
+
+export async function convertLead(trx: Executor, auth: AuthContext, leadId: string, input: ConvertLeadInput): Promise<ConvertLeadResult> {
+  const leadJson = await findRecordJson(trx, auth.orgId, kindsByName.lead, leadId, true)
+  if (!leadJson) throw new NotFound('Lead')
+  const lead = JSON.parse(leadJson) as Record<string, string | null>
+  if (lead.status === 'converted') throw new Conflict('This lead is already converted.')
+
+  const created: RecordChange[] = []
+  let account: Record<string, unknown>
+  if (input.account_id) {
+    account = await existing(trx, auth.orgId, 'account', input.account_id, 'account_id')
+  } else {
+    const c = await createRecord(trx, auth, kindsByName.account, { name: lead.company, industry: lead.industry, phone: lead.phone, owner_id: lead.owner_id })
+    created.push(c)
+    account = c.after!
+  }
+  let contact: Record<string, unknown>
+  if (input.contact_id) {
+    contact = await existing(trx, auth.orgId, 'contact', input.contact_id, 'contact_id')
+  } else {
+    const c = await createRecord(trx, auth, kindsByName.contact, {
+      first_name: lead.first_name,
+      last_name: lead.last_name,
+      email: lead.email,
+      phone: lead.phone,
+      title: lead.title,
+      account_id: account.id,
+      lead_source: lead.source,
+      owner_id: lead.owner_id,
+    })
+    created.push(c)
+    contact = c.after!
+  }
+  let opportunity: Record<string, unknown> | null = null
+  if (input.create_opportunity || input.opportunity_name) {
+    const c = await createRecord(trx, auth, kindsByName.opportunity, {
+      name: input.opportunity_name ?? `${lead.company}`,
+      account_id: account.id,
+      lead_source: lead.source,
+      owner_id: lead.owner_id,
+    })
+    created.push(c)
+    opportunity = c.after!
+  }
+  const res = await updateRecord(
+    trx,
+    auth.orgId,
+    kindsByName.lead,
+    leadId,
+    {
+      fields: {
+        status: 'converted',
+        converted_at: new Date().toISOString(),
+        converted_account_id: account.id,
+        converted_contact_id: contact.id,
+        converted_opportunity_id: opportunity?.id ?? null,
+      },
+    },
+    new Date(),
+  )
+  const change: RecordChange = { kind: kindsByName.lead, id: leadId, after: JSON.parse(res!.after), before: JSON.parse(res!.before) }
+  return { lead: change, account, contact, opportunity, created }
+}

@@ -1,0 +1,76 @@
+/**
+ * What a record kind declares: its table, its URL segment and its fields. Everything else about a
+ * kind (JSON schemas, SQL column lists, list filters, search, the UI's forms) is derived from this.
+ */
+
+export type FieldType =
+  | 'string' // short single-line text
+  | 'text' // long text
+  | 'email'
+  | 'url'
+  | 'enum'
+  | 'decimal' // exact, numeric(18,2) in SQL, a string in JSON
+  | 'integer'
+  | 'boolean'
+  | 'date' // YYYY-MM-DD
+  | 'datetime' // RFC 3339, UTC, milliseconds
+  | 'ref' // uuid of another record of the same organization
+  | 'user' // uuid of a member of the same organization
+
+export interface FieldDef {
+  name: string
+  type: FieldType
+  label: string
+  /** Must be present (and not null) on create. */
+  required?: boolean
+  maxLength?: number
+  values?: readonly string[]
+  /** Kind name the reference points to (type 'ref'). */
+  ref?: KindName
+  /** Set by the service only (special actions, sequences); rejected in create and patch bodies. */
+  readOnly?: boolean
+  /** Usable as `?field=value` on the list endpoint. */
+  filter?: boolean
+  /** Searched by `?q=` (case-insensitive substring). */
+  search?: boolean
+  min?: number
+  max?: number
+  /** Value used on create when the field is absent. */
+  default?: string | number | boolean
+}
+
+export type KindName = 'account' | 'contact' | 'case' | 'case_comment' | 'lead' | 'opportunity' | 'product' | 'activity'
+
+export interface RecordKind {
+  name: KindName
+  /** Plural used in URLs and table names. */
+  table: string
+  path: string
+  label: string
+  labelPlural: string
+  /** Field shown as the record's title in lists and the UI. */
+  titleFields: readonly string[]
+  fields: readonly FieldDef[]
+  /** Lists are newest first, except case comments (thread order: oldest first). */
+  order: 'newest_first' | 'oldest_first'
+}
+
+export const NAME = 255
+export const SHORT = 120
+export const PHONE = 40
+export const LONG_TEXT = 32_000
+export const URL_MAX = 2_000
+export const EMAIL_MAX = 320
+
+export const ownerField: FieldDef = { name: 'owner_id', type: 'user', label: 'Owner', filter: true }
+export const descriptionField: FieldDef = { name: 'description', type: 'text', label: 'Description', maxLength: LONG_TEXT }
+
+export function addressFields(prefix: string, label: string): FieldDef[] {
+  return [
+    { name: `${prefix}_street`, type: 'string', label: `${label} street`, maxLength: NAME },
+    { name: `${prefix}_city`, type: 'string', label: `${label} city`, maxLength: SHORT },
+    { name: `${prefix}_state`, type: 'string', label: `${label} state`, maxLength: SHORT },
+    { name: `${prefix}_postal_code`, type: 'string', label: `${label} postal code`, maxLength: PHONE },
+    { name: `${prefix}_country`, type: 'string', label: `${label} country`, maxLength: SHORT },
+  ]
+}

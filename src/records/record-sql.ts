@@ -1,0 +1,76 @@
+/**
+ * The SQL shapes every kind shares: the expression that builds a record's JSON inside PostgreSQL
+ * (so list pages pass through Node as text, unparsed), and the casts of written values.
+ */
+import { sql, type RawBuilder } from 'kysely'
+import type { FieldDef, FieldType, RecordKind } from './record-kind.ts'
+
+export const SQL_TYPES: Record<FieldType, string> = {
+  string: 'text',
+  text: 'text',
+  email: 'text',
+  url: 'text',
+  enum: 'text',
+  decimal: 'numeric',
+  integer: 'integer',
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'timestamptz',
+  ref: 'uuid',
+  user: 'uuid',
+}
+
+const TS_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`
+
+/** RFC 3339 in UTC with milliseconds (decisions.md, General). */
+export function timestampJson(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', ${TS_FORMAT})`
+}
+
+function fieldJson(alias: string, f: FieldDef): string {
+  const col = `${alias}.${f.name}`
+  switch (f.type) {
+    case 'datetime':
+      return timestampJson(col)
+    case 'date':
+      return `to_char(${col}, 'YYYY-MM-DD')`
+    case 'decimal':
+      // Exact decimals travel as strings: a JSON number would round them in most parsers.
+      return `${col}::text`
+    default:
+      return col
+  }
+}
+
+const jsonCache = new Map<string, string>()
+
+/**
+ * A record's JSON text, built by PostgreSQL from a row of the kind. `row_to_json` over a sub-select
+ * writes compact JSON with the fields in declaration order, and has no argument limit.
+ */
+export function recordJsonText(kind: RecordKind, alias: string): string {
+  const key = `${kind.name}:${alias}`
+  const cached = jsonCache.get(key)
+  if (cached) return cached
+  const columns: string[] = [`${alias}.id`]
+  for (const f of kind.fields) columns.push(`${fieldJson(alias, f)} AS ${f.name}`)
+  columns.push(
+    `${alias}.src_id`,
+    `${alias}.custom_fields`,
+    `${timestampJson(`${alias}.created_at`)} AS created_at`,
+    `${timestampJson(`${alias}.updated_at`)} AS updated_at`,
+  )
+  const text = `(SELECT row_to_json(x)::text FROM (SELECT ${columns.join(', ')}) x)`
+  jsonCache.set(key, text)
+  return text
+}
+
+/** A bound parameter cast to the column's type, so both drivers infer the same thing. */
+export function castValue(f: Pick<FieldDef, 'type'>, value: unknown): RawBuilder<unknown> {
+  if (value === null || value === undefined) return sql`NULL`
+  return sql`CAST(${value} AS ${sql.raw(SQL_TYPES[f.type])})`
+}
+
+export function jsonbValue(value: unknown): RawBuilder<unknown> {
+  return sql`CAST(${JSON.stringify(value)} AS jsonb)`
+}

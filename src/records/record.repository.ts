@@ -1,0 +1,156 @@
+/**
+ * SQL for any record kind. Every function takes the executor (the pool or the caller's transaction)
+ * and the organization id first: a query without the tenant cannot be written by accident.
+ */
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { DB } from '../db/database.ts'
+import type { FieldDef, RecordKind } from './record-kind.ts'
+import { castValue, jsonbValue, recordJsonText } from './record-sql.ts'
+
+export type Executor = Kysely<DB>
+
+/** A page as JSON text, built without parsing the records in Node. */
+export interface PageText {
+  json: string
+  count: number
+}
+
+export interface ListOptions {
+  limit: number
+  cursor?: string
+  /** Equality filters on the kind's filterable fields. */
+  filters: { field: FieldDef; value: unknown }[]
+  q?: string
+  updatedSince?: string
+  /** Extra equality conditions fixed by the route (comments of one case). */
+  parent?: { column: string; value: string }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+export async function listRecordsPage(executor: Executor, orgId: string, kind: RecordKind, opts: ListOptions): Promise<PageText> {
+  const t = sql.raw(kind.table)
+  const conditions: RawBuilder<unknown>[] = [sql`r.org_id = ${orgId}`]
+  const ascending = kind.order === 'oldest_first'
+  if (opts.parent) conditions.push(sql`${sql.ref(`r.${opts.parent.column}`)} = ${opts.parent.value}`)
+  for (const { field, value } of opts.filters) conditions.push(sql`${sql.ref(`r.${field.name}`)} = ${castValue(field, value)}`)
+  if (opts.updatedSince) conditions.push(sql`r.updated_at >= CAST(${opts.updatedSince} AS timestamptz)`)
+  if (opts.q) {
+    const pattern = `%${escapeLike(opts.q)}%`
+    const searchable = kind.fields.filter((f) => f.search)
+    conditions.push(sql`(${sql.join(searchable.map((f) => sql`${sql.ref(`r.${f.name}`)} ILIKE ${pattern}`), sql` OR `)})`)
+  }
+  // Keyset on the UUIDv7 id (its timestamp is created_at): a deleted cursor record still marks its place.
+  if (opts.cursor) conditions.push(ascending ? sql`r.id > ${opts.cursor}` : sql`r.id < ${opts.cursor}`)
+  const order = ascending ? sql`r.id ASC` : sql`r.id DESC`
+  const rows = await sql<{ id: string; j: string }>`
+    SELECT r.id, ${sql.raw(recordJsonText(kind, 'r'))} AS j
+    FROM ${t} r
+    WHERE ${sql.join(conditions, sql` AND `)}
+    ORDER BY ${order}
+    LIMIT ${opts.limit + 1}`.execute(executor)
+  const hasMore = rows.rows.length > opts.limit
+  const page = hasMore ? rows.rows.slice(0, opts.limit) : rows.rows
+  const nextCursor = hasMore ? page[page.length - 1].id : null
+  const json = `{"data":[${page.map((r) => r.j).join(',')}],"next_cursor":${nextCursor ? `"${nextCursor}"` : 'null'},"has_more":${hasMore}}`
+  return { json, count: page.length }
+}
+
+export async function findRecordJson(executor: Executor, orgId: string, kind: RecordKind, id: string, forUpdate = false): Promise<string | null> {
+  const res = await sql<{ j: string }>`
+    SELECT ${sql.raw(recordJsonText(kind, 'r'))} AS j FROM ${sql.raw(kind.table)} r
+    WHERE r.org_id = ${orgId} AND r.id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`.execute(executor)
+  return res.rows[0]?.j ?? null
+}
+
+export interface RowValues {
+  /** Column name -> value, already validated against the kind. */
+  fields: Record<string, unknown>
+  srcId?: string | null
+  customFields?: Record<string, unknown>
+}
+
+function fieldByName(kind: RecordKind, name: string): FieldDef {
+  const f = kind.fields.find((x) => x.name === name)
+  if (!f) throw new Error(`unknown field ${kind.name}.${name}`)
+  return f
+}
+
+export async function insertRecord(
+  executor: Executor,
+  orgId: string,
+  kind: RecordKind,
+  id: string,
+  createdAt: Date,
+  values: RowValues,
+  extra: { columns: string[]; values: RawBuilder<unknown>[]; with?: RawBuilder<unknown> } = { columns: [], values: [] },
+): Promise<string> {
+  const columns = ['org_id', 'id', 'created_at', 'updated_at', 'src_id', 'custom_fields']
+  const params: RawBuilder<unknown>[] = [
+    sql`${orgId}`,
+    sql`${id}`,
+    sql`CAST(${createdAt.toISOString()} AS timestamptz)`,
+    sql`CAST(${createdAt.toISOString()} AS timestamptz)`,
+    sql`${values.srcId ?? null}`,
+    jsonbValue(values.customFields ?? {}),
+  ]
+  for (const [name, value] of Object.entries(values.fields)) {
+    if (value === undefined) continue
+    columns.push(name)
+    params.push(castValue(fieldByName(kind, name), value))
+  }
+  columns.push(...extra.columns)
+  params.push(...extra.values)
+  const res = await sql<{ j: string }>`
+    ${extra.with ? sql`WITH ${extra.with}` : sql``}
+    INSERT INTO ${sql.raw(kind.table)} AS r (${sql.join(columns.map((c) => sql.ref(c)))})
+    VALUES (${sql.join(params)})
+    RETURNING ${sql.raw(recordJsonText(kind, 'r'))} AS j`.execute(executor)
+  return res.rows[0].j
+}
+
+/** Updates and returns the record after and before the change, or null when it does not exist here. */
+export async function updateRecord(
+  executor: Executor,
+  orgId: string,
+  kind: RecordKind,
+  id: string,
+  values: RowValues,
+  now: Date,
+  extraSets: RawBuilder<unknown>[] = [],
+): Promise<{ after: string; before: string } | null> {
+  const sets: RawBuilder<unknown>[] = [sql`updated_at = CAST(${now.toISOString()} AS timestamptz)`]
+  for (const [name, value] of Object.entries(values.fields)) {
+    if (value === undefined) continue
+    sets.push(sql`${sql.ref(name)} = ${castValue(fieldByName(kind, name), value)}`)
+  }
+  if (values.srcId !== undefined) sets.push(sql`src_id = ${values.srcId}`)
+  if (values.customFields !== undefined) sets.push(sql`custom_fields = ${jsonbValue(values.customFields)}`)
+  sets.push(...extraSets)
+  const t = sql.raw(kind.table)
+  const res = await sql<{ after: string; before: string }>`
+    WITH old AS (SELECT * FROM ${t} WHERE org_id = ${orgId} AND id = ${id} FOR UPDATE)
+    UPDATE ${t} AS r SET ${sql.join(sets)}
+    FROM old WHERE r.org_id = old.org_id AND r.id = old.id
+    RETURNING ${sql.raw(recordJsonText(kind, 'r'))} AS after, ${sql.raw(recordJsonText(kind, 'old'))} AS before`.execute(executor)
+  return res.rows[0] ?? null
+}
+
+export async function deleteRecord(executor: Executor, orgId: string, kind: RecordKind, id: string): Promise<string | null> {
+  const res = await sql<{ j: string }>`
+    DELETE FROM ${sql.raw(kind.table)} AS r WHERE r.org_id = ${orgId} AND r.id = ${id}
+    RETURNING ${sql.raw(recordJsonText(kind, 'r'))} AS j`.execute(executor)
+  return res.rows[0]?.j ?? null
+}
+
+/**
+ * The next value of a per-organization sequence, as a CTE named `counter` for the INSERT that uses
+ * it, so numbering and insert are one atomic statement (the row lock serialises one org only).
+ */
+export function nextCounterCte(orgId: string, name: string): RawBuilder<unknown> {
+  return sql`counter AS (
+    INSERT INTO org_counters AS c (org_id, name, value) VALUES (${orgId}, ${name}, 1)
+    ON CONFLICT (org_id, name) DO UPDATE SET value = c.value + 1 RETURNING value)`
+}

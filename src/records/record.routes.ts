@@ -1,0 +1,184 @@
+/**
+ * The REST routes of every record kind, built from its definition: list, create, get, patch, delete.
+ * Case comments hang under their case; special actions are registered by their kinds.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { requireScopes } from '../http/auth.ts'
+import type { Scope } from '../shared/auth-context.ts'
+import { NotFound } from '../shared/errors.ts'
+import type { RecordKind } from './record-kind.ts'
+import { kindsByName, recordKinds } from './kinds/index.ts'
+import { findRecordJson, type ListOptions } from './record.repository.ts'
+import {
+  createBodySchema,
+  filterableFields,
+  idParamsSchema,
+  listQuerySchema,
+  pageSchema,
+  patchBodySchema,
+  problemSchema,
+  recordSchema,
+} from './record.schemas.ts'
+import { createRecord, getRecord, listRecords, patchRecord, removeRecord, type RecordChange } from './record.service.ts'
+import { recordChangeHooks, type RecordAction } from './record-events.ts'
+
+/** Products are the catalog: reading them also needs erp:read (decisions.md, Scopes). */
+export function readScopes(kind: RecordKind): Scope[] {
+  return kind.name === 'product' ? ['crm:read', 'erp:read'] : ['crm:read']
+}
+const WRITE: Scope[] = ['crm:write']
+
+const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema }
+
+export function listOptionsFrom(kind: RecordKind, query: Record<string, unknown>): ListOptions {
+  return {
+    limit: (query.limit as number | undefined) ?? 50,
+    cursor: query.cursor as string | undefined,
+    q: query.q as string | undefined,
+    updatedSince: query.updated_since as string | undefined,
+    filters: filterableFields(kind)
+      .filter((f) => query[f.name] !== undefined)
+      .map((field) => ({ field, value: query[field.name] })),
+  }
+}
+
+function sendJsonText(reply: FastifyReply, json: string, status = 200): FastifyReply {
+  return reply.status(status).type('application/json; charset=utf-8').send(json)
+}
+
+function sendRecord(reply: FastifyReply, record: Record<string, unknown>, status = 200): FastifyReply {
+  return sendJsonText(reply, JSON.stringify(record), status)
+}
+
+/** Runs a write in one transaction with the change's events (the outbox), then answers. */
+export async function inTransaction<T>(request: FastifyRequest, work: (trx: FastifyInstance['db']) => Promise<T>): Promise<T> {
+  return request.server.db.transaction().execute(work)
+}
+
+export async function emitChange(trx: FastifyInstance['db'], request: FastifyRequest, action: RecordAction, change: RecordChange): Promise<void> {
+  for (const hook of recordChangeHooks) await hook(trx, request.auth!, action, change)
+}
+
+export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void {
+  const tags = [kind.labelPlural]
+  const one = recordSchema(kind)
+  const base = `/${kind.path}`
+
+  if (kind.name !== 'case_comment') {
+    app.get(
+      base,
+      {
+        schema: { tags, summary: `List ${kind.labelPlural.toLowerCase()}`, description: 'Newest first; keyset-paged.', querystring: listQuerySchema(kind), response: { 200: pageSchema(kind), ...errors } },
+        onRequest: requireScopes(...readScopes(kind)),
+      },
+      async (request, reply) => {
+        const page = await listRecords(app.db, request.auth!, kind, listOptionsFrom(kind, request.query as Record<string, unknown>))
+        return sendJsonText(reply, page.json)
+      },
+    )
+    app.post(
+      base,
+      {
+        schema: { tags, summary: `Create a ${kind.label.toLowerCase()}`, body: createBodySchema(kind), response: { 201: one, ...errors, 409: problemSchema } },
+        onRequest: requireScopes(...WRITE),
+      },
+      async (request, reply) => {
+        const change = await inTransaction(request, async (trx) => {
+          const c = await createRecord(trx, request.auth!, kind, request.body as Record<string, unknown>)
+          await emitChange(trx, request, 'created', c)
+          return c
+        })
+        reply.header('location', `/api/v1${base}/${change.id}`)
+        return sendRecord(reply, change.after!, 201)
+      },
+    )
+  }
+
+  app.get(
+    `${base}/:id`,
+    { schema: { tags, summary: `Get a ${kind.label.toLowerCase()}`, params: idParamsSchema, response: { 200: one, ...errors } }, onRequest: requireScopes(...readScopes(kind)) },
+    async (request, reply) => {
+      const json = await getRecord(app.db, request.auth!, kind, (request.params as { id: string }).id)
+      if (!json) throw new NotFound(kind.label)
+      return sendJsonText(reply, json)
+    },
+  )
+  app.patch(
+    `${base}/:id`,
+    {
+      schema: { tags, summary: `Change a ${kind.label.toLowerCase()}`, description: 'Only the fields sent change; null clears a field.', params: idParamsSchema, body: patchBodySchema(kind), response: { 200: one, ...errors, 409: problemSchema } },
+      onRequest: requireScopes(...WRITE),
+    },
+    async (request, reply) => {
+      const id = (request.params as { id: string }).id
+      const change = await inTransaction(request, async (trx) => {
+        const c = await patchRecord(trx, request.auth!, kind, id, request.body as Record<string, unknown>)
+        if (c) await emitChange(trx, request, 'updated', c)
+        return c
+      })
+      if (!change) throw new NotFound(kind.label)
+      return sendRecord(reply, change.after!)
+    },
+  )
+  app.delete(
+    `${base}/:id`,
+    { schema: { tags, summary: `Delete a ${kind.label.toLowerCase()}`, params: idParamsSchema, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: requireScopes(...WRITE) },
+    async (request, reply) => {
+      const id = (request.params as { id: string }).id
+      const change = await inTransaction(request, async (trx) => {
+        const c = await removeRecord(trx, request.auth!, kind, id)
+        if (c) await emitChange(trx, request, 'deleted', c)
+        return c
+      })
+      if (!change) throw new NotFound(kind.label)
+      return reply.status(204).send()
+    },
+  )
+}
+
+function registerCommentRoutes(app: FastifyInstance): void {
+  const comment = kindsByName.case_comment
+  const caseKind = kindsByName.case
+  const tags = [comment.labelPlural]
+  app.get(
+    '/cases/:id/comments',
+    {
+      schema: { tags, summary: 'List the comments of a case', description: 'Oldest first (thread order); keyset-paged.', params: idParamsSchema, querystring: listQuerySchema(comment), response: { 200: pageSchema(comment), ...errors } },
+      onRequest: requireScopes('crm:read'),
+    },
+    async (request, reply) => {
+      const caseId = (request.params as { id: string }).id
+      if (!(await getRecord(app.db, request.auth!, caseKind, caseId))) throw new NotFound('Case')
+      const opts = listOptionsFrom(comment, request.query as Record<string, unknown>)
+      const page = await listRecords(app.db, request.auth!, comment, { ...opts, parent: { column: 'case_id', value: caseId } })
+      return sendJsonText(reply, page.json)
+    },
+  )
+  app.post(
+    '/cases/:id/comments',
+    {
+      schema: { tags, summary: 'Add a comment to a case', params: idParamsSchema, body: createBodySchema(comment), response: { 201: recordSchema(comment), ...errors } },
+      onRequest: requireScopes('crm:write'),
+    },
+    async (request, reply) => {
+      const caseId = (request.params as { id: string }).id
+      const change = await inTransaction(request, async (trx) => {
+        // Lock the case so a concurrent delete cannot leave the comment orphaned mid-request.
+        const parent = await getRecordForUpdate(trx, request, caseKind, caseId)
+        if (!parent) throw new NotFound('Case')
+        return createRecord(trx, request.auth!, comment, request.body as Record<string, unknown>, { fixed: { case_id: caseId } })
+      })
+      reply.header('location', `/api/v1/case-comments/${change.id}`)
+      return sendRecord(reply, change.after!, 201)
+    },
+  )
+}
+
+function getRecordForUpdate(trx: FastifyInstance['db'], request: FastifyRequest, kind: RecordKind, id: string) {
+  return findRecordJson(trx, request.auth!.orgId, kind, id, true)
+}
+
+export async function recordRoutes(app: FastifyInstance): Promise<void> {
+  for (const kind of recordKinds) registerKindRoutes(app, kind)
+  registerCommentRoutes(app)
+}

@@ -1,0 +1,165 @@
+/**
+ * JSON Schemas of a kind, derived from its field definitions: the create and patch bodies, the list
+ * query, and the record as returned. Fastify validates with them and the OpenAPI document shows them.
+ */
+import type { FieldDef, RecordKind } from './record-kind.ts'
+
+type Schema = Record<string, unknown>
+
+/** Strict UUID text: Ajv's `uuid` format alone also admits a `urn:uuid:` prefix. */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
+export const uuidSchema: Schema = { type: 'string', format: 'uuid', pattern: UUID_PATTERN }
+
+export const MAX_CUSTOM_FIELDS = 200
+export const MAX_SRC_ID = 255
+
+function valueSchema(f: FieldDef): Schema {
+  switch (f.type) {
+    case 'string':
+    case 'text':
+      return { type: 'string', maxLength: f.maxLength ?? 255 }
+    case 'email':
+      return { type: 'string', format: 'email', maxLength: f.maxLength ?? 320 }
+    case 'url':
+      return { type: 'string', format: 'uri', pattern: '^https?://', maxLength: f.maxLength ?? 2000 }
+    case 'enum':
+      return { type: 'string', enum: [...(f.values ?? [])] }
+    case 'decimal':
+      // A string keeps the exact value; a plain JSON number is accepted too.
+      return {
+        anyOf: [
+          { type: 'string', pattern: '^-?\\d{1,16}(\\.\\d{1,2})?$' },
+          { type: 'number', minimum: -1e16, maximum: 1e16 },
+        ],
+        description: 'Exact decimal with up to 2 fraction digits, as a string ("1234.50") or a number.',
+      }
+    case 'integer':
+      return { type: 'integer', minimum: f.min ?? -2147483648, maximum: f.max ?? 2147483647 }
+    case 'boolean':
+      return { type: 'boolean' }
+    case 'date':
+      return { type: 'string', format: 'date' }
+    case 'datetime':
+      return { type: 'string', format: 'date-time' }
+    case 'ref':
+    case 'user':
+      return uuidSchema
+  }
+}
+
+function nullable(s: Schema): Schema {
+  if (s.anyOf) return { ...s, anyOf: [...(s.anyOf as Schema[]), { type: 'null' }] }
+  if (s.enum) return { ...s, type: ['string', 'null'], enum: [...(s.enum as unknown[]), null] }
+  return { ...s, type: [s.type as string, 'null'] }
+}
+
+function describe(f: FieldDef, s: Schema): Schema {
+  const parts = [f.label]
+  if (f.type === 'ref') parts.push(`id of a ${f.ref} of the same organization`)
+  if (f.type === 'user') parts.push('id of a member of the organization')
+  if (f.readOnly) parts.push('read-only')
+  return { description: parts.join('; '), ...s }
+}
+
+const customFieldsSchema: Schema = {
+  type: 'object',
+  maxProperties: MAX_CUSTOM_FIELDS,
+  propertyNames: { maxLength: 100 },
+  description: 'Fields with no column of their own (kept from imports, or your own), as a JSON object.',
+}
+
+const srcIdSchema: Schema = {
+  type: ['string', 'null'],
+  minLength: 1,
+  maxLength: MAX_SRC_ID,
+  description: "The source platform's identifier of an imported record; unique per organization and kind.",
+}
+
+function writableFields(kind: RecordKind): FieldDef[] {
+  return kind.fields.filter((f) => !f.readOnly)
+}
+
+export function createBodySchema(kind: RecordKind): Schema {
+  const properties: Schema = {}
+  for (const f of writableFields(kind)) properties[f.name] = describe(f, f.required ? valueSchema(f) : nullable(valueSchema(f)))
+  properties.src_id = srcIdSchema
+  properties.custom_fields = customFieldsSchema
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: writableFields(kind).filter((f) => f.required).map((f) => f.name),
+    properties,
+  }
+}
+
+export function patchBodySchema(kind: RecordKind): Schema {
+  const create = createBodySchema(kind)
+  return { type: 'object', additionalProperties: false, minProperties: 1, properties: create.properties }
+}
+
+export function recordSchema(kind: RecordKind): Schema {
+  const properties: Schema = { id: { type: 'string', format: 'uuid' } }
+  for (const f of kind.fields) {
+    const s = valueSchema(f)
+    properties[f.name] = describe(f, f.type === 'decimal' ? { type: ['string', 'null'] } : nullable(s))
+  }
+  properties.src_id = { type: ['string', 'null'] }
+  properties.custom_fields = { type: 'object', additionalProperties: true }
+  properties.created_at = { type: 'string', format: 'date-time' }
+  properties.updated_at = { type: 'string', format: 'date-time' }
+  return { type: 'object', properties, required: Object.keys(properties) }
+}
+
+export const limitSchema: Schema = { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Records per page, 1-200.' }
+export const cursorSchema: Schema = {
+  ...uuidSchema,
+  description: 'The next_cursor of the previous page (the id of its last record).',
+}
+
+export function filterableFields(kind: RecordKind): FieldDef[] {
+  return kind.fields.filter((f) => f.filter)
+}
+
+export function listQuerySchema(kind: RecordKind): Schema {
+  const properties: Schema = {
+    limit: limitSchema,
+    cursor: cursorSchema,
+    q: { type: 'string', minLength: 1, maxLength: 200, description: 'Case-insensitive search in ' + kind.fields.filter((f) => f.search).map((f) => f.name).join(', ') },
+    updated_since: { type: 'string', format: 'date-time', description: 'Only records updated at or after this time.' },
+  }
+  for (const f of filterableFields(kind)) properties[f.name] = describe(f, valueSchema(f.type === 'decimal' ? { ...f, type: 'string' } : f))
+  return { type: 'object', additionalProperties: false, properties }
+}
+
+export function pageSchema(kind: RecordKind): Schema {
+  return {
+    type: 'object',
+    properties: {
+      data: { type: 'array', items: recordSchema(kind) },
+      next_cursor: { type: ['string', 'null'], format: 'uuid' },
+      has_more: { type: 'boolean' },
+    },
+    required: ['data', 'next_cursor', 'has_more'],
+  }
+}
+
+export const problemSchema: Schema = {
+  type: 'object',
+  description: 'RFC 9457 problem details',
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string' },
+    errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+  },
+  required: ['type', 'title', 'status', 'detail', 'code'],
+}
+
+export const idParamsSchema: Schema = {
+  type: 'object',
+  properties: { id: uuidSchema },
+  required: ['id'],
+  additionalProperties: false,
+}

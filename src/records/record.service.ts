@@ -1,0 +1,130 @@
+/**
+ * Create, read, change and delete records of any kind, inside the caller's transaction. Kind-specific
+ * rules (case numbers, closing a case, a lead's `converted` status) are hooks declared per kind in
+ * record-rules.ts; special actions live with their kind (cases/, leads/).
+ */
+import type { AuthContext } from '../shared/auth-context.ts'
+import { ValidationFailed } from '../shared/errors.ts'
+import { uuidv7 } from '../shared/ids.ts'
+import type { FieldDef, RecordKind } from './record-kind.ts'
+import { mapRecordDbError } from './record-errors.ts'
+import {
+  deleteRecord,
+  findRecordJson,
+  insertRecord,
+  listRecordsPage,
+  updateRecord,
+  type Executor,
+  type ListOptions,
+  type PageText,
+  type RowValues,
+} from './record.repository.ts'
+import { rulesFor } from './record-rules.ts'
+
+export const MAX_CUSTOM_FIELDS_BYTES = 64 * 1024
+const DECIMAL_RE = /^-?\d{1,16}(\.\d{1,2})?$/
+
+export interface RecordChange {
+  kind: RecordKind
+  id: string
+  after: Record<string, unknown> | null
+  before: Record<string, unknown> | null
+}
+
+function normalizeDecimal(f: FieldDef, value: unknown): unknown {
+  if (typeof value !== 'number') return value
+  const text = String(value)
+  if (!DECIMAL_RE.test(text)) {
+    throw new ValidationFailed(`${f.name} must have at most 16 integer and 2 fraction digits.`, [
+      { field: f.name, message: 'must have at most 16 integer and 2 fraction digits' },
+    ])
+  }
+  return text
+}
+
+/** Splits a validated body into columns, src_id and custom_fields. */
+export function toRowValues(kind: RecordKind, body: Record<string, unknown>): RowValues {
+  const fields: Record<string, unknown> = {}
+  for (const f of kind.fields) {
+    if (!(f.name in body) || f.readOnly) continue
+    fields[f.name] = f.type === 'decimal' ? normalizeDecimal(f, body[f.name]) : body[f.name]
+  }
+  const values: RowValues = { fields }
+  if ('src_id' in body) values.srcId = body.src_id as string | null
+  if ('custom_fields' in body) {
+    const cf = body.custom_fields as Record<string, unknown>
+    if (Buffer.byteLength(JSON.stringify(cf)) > MAX_CUSTOM_FIELDS_BYTES) {
+      throw new ValidationFailed(`custom_fields must be at most ${MAX_CUSTOM_FIELDS_BYTES} bytes of JSON.`, [
+        { field: 'custom_fields', message: `must be at most ${MAX_CUSTOM_FIELDS_BYTES} bytes` },
+      ])
+    }
+    values.customFields = cf
+  }
+  return values
+}
+
+export function listRecords(executor: Executor, auth: AuthContext, kind: RecordKind, opts: ListOptions): Promise<PageText> {
+  return listRecordsPage(executor, auth.orgId, kind, opts)
+}
+
+export function getRecord(executor: Executor, auth: AuthContext, kind: RecordKind, id: string): Promise<string | null> {
+  return findRecordJson(executor, auth.orgId, kind, id)
+}
+
+export async function createRecord(
+  trx: Executor,
+  auth: AuthContext,
+  kind: RecordKind,
+  body: Record<string, unknown>,
+  options: { createdAt?: Date; fixed?: Record<string, unknown> } = {},
+): Promise<RecordChange> {
+  const createdAt = options.createdAt ?? new Date()
+  const id = uuidv7(createdAt)
+  const values = toRowValues(kind, body)
+  Object.assign(values.fields, options.fixed ?? {})
+  const rules = rulesFor(kind)
+  rules.beforeCreate?.(values, auth)
+  try {
+    const json = await insertRecord(trx, auth.orgId, kind, id, createdAt, values, rules.insertExtras?.(auth.orgId, values))
+    return { kind, id, after: JSON.parse(json), before: null }
+  } catch (err) {
+    mapRecordDbError(kind, err)
+  }
+}
+
+/** Null when the record does not exist in this organization. */
+export async function patchRecord(
+  trx: Executor,
+  auth: AuthContext,
+  kind: RecordKind,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<RecordChange | null> {
+  const values = toRowValues(kind, body)
+  const rules = rulesFor(kind)
+  rules.beforeUpdate?.(values, auth)
+  try {
+    const now = new Date()
+    const res = await updateRecord(trx, auth.orgId, kind, id, values, now, rules.updateExtras?.(values, now))
+    if (!res) return null
+    return { kind, id, after: JSON.parse(res.after), before: JSON.parse(res.before) }
+  } catch (err) {
+    mapRecordDbError(kind, err)
+  }
+}
+
+export async function removeRecord(trx: Executor, auth: AuthContext, kind: RecordKind, id: string): Promise<RecordChange | null> {
+  const json = await deleteRecord(trx, auth.orgId, kind, id)
+  return json ? { kind, id, after: null, before: JSON.parse(json) } : null
+}
+
+/** The fields whose values differ, with their old values (the `previous` of webhook payloads). */
+export function changedFields(change: RecordChange): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  if (!change.before || !change.after) return out
+  for (const [k, v] of Object.entries(change.before)) {
+    if (k === 'updated_at') continue
+    if (JSON.stringify(v) !== JSON.stringify(change.after[k])) out[k] = v
+  }
+  return out
+}

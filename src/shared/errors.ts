@@ -1,0 +1,85 @@
+/**
+ * RFC 9457 problem details: the error family of the REST API, each class named after its stable
+ * `code`. OAuth endpoints use their own RFC 6749 errors (oauth/oauth.errors.ts), not these.
+ */
+
+export interface FieldError {
+  field: string
+  message: string
+}
+
+export class ProblemError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly title: string
+  readonly errors?: FieldError[]
+  readonly headers: Record<string, string>
+  constructor(status: number, code: string, title: string, detail: string, errors?: FieldError[], headers: Record<string, string> = {}) {
+    super(detail)
+    this.status = status
+    this.code = code
+    this.title = title
+    this.errors = errors
+    this.headers = headers
+  }
+}
+
+export class ValidationFailed extends ProblemError {
+  constructor(detail: string, errors?: FieldError[]) {
+    super(400, 'validation_failed', 'Validation failed', detail, errors)
+  }
+}
+
+export class InvalidLimit extends ProblemError {
+  constructor() {
+    super(400, 'invalid_limit', 'Invalid limit', 'limit must be an integer from 1 to 200.', [
+      { field: 'limit', message: 'must be an integer from 1 to 200' },
+    ])
+  }
+}
+
+export class InvalidCursor extends ProblemError {
+  constructor() {
+    super(400, 'invalid_cursor', 'Invalid cursor', 'cursor must be the id (a UUID) of a record from a previous page.', [
+      { field: 'cursor', message: 'must be a UUID' },
+    ])
+  }
+}
+
+export class NotFound extends ProblemError {
+  constructor(what = 'Resource') {
+    super(404, 'not_found', 'Not found', `${what} not found.`)
+  }
+}
+
+export class Conflict extends ProblemError {
+  constructor(detail: string) {
+    super(409, 'conflict', 'Conflict', detail)
+  }
+}
+
+export class Unauthenticated extends ProblemError {
+  constructor(detail: string, headers: Record<string, string> = {}, code = 'unauthenticated') {
+    super(401, code, 'Authentication required', detail, undefined, headers)
+  }
+}
+
+export class Forbidden extends ProblemError {
+  constructor(detail: string, code = 'forbidden', headers: Record<string, string> = {}) {
+    super(403, code, 'Forbidden', detail, undefined, headers)
+  }
+}
+
+export class PayloadTooLarge extends ProblemError {
+  constructor(limit: number) {
+    super(413, 'payload_too_large', 'Payload too large', `The request body exceeds the limit of ${limit} bytes.`)
+  }
+}
+
+export class RateLimited extends ProblemError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'rate_limited', 'Too many requests', `Try again in ${retryAfterSeconds} seconds.`, undefined, {
+      'retry-after': String(retryAfterSeconds),
+    })
+  }
+}

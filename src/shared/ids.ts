@@ -1,0 +1,59 @@
+/**
+ * Every identifier and secret the service mints comes from here.
+ * Record ids are UUIDv7 (RFC 9562 §5.7): 48 bits of Unix milliseconds, then randomness. The
+ * timestamp is the record's `created_at`, so ordering by id equals ordering by created_at with the
+ * id breaking ties, and a keyset cursor keeps its place even after its record is deleted.
+ */
+import crypto from 'node:crypto'
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export function isUuid(value: string): boolean {
+  return UUID_RE.test(value)
+}
+
+let lastMs = -1
+let lastRandA = 0
+
+/** A UUIDv7 for the given creation time (default now), monotonic within one process. */
+export function uuidv7(at: Date | number = Date.now()): string {
+  const ms = typeof at === 'number' ? at : at.getTime()
+  const bytes = crypto.randomBytes(16)
+  // RFC 9562 §6.2 method 1: within one millisecond, count up in the 12-bit rand_a field so ids
+  // minted by this process stay in creation order.
+  let randA: number
+  if (ms === lastMs && lastRandA < 0xfff) {
+    randA = lastRandA + 1
+  } else {
+    randA = ((bytes[6] & 0x07) << 8) | bytes[7] // leave headroom to count up
+  }
+  lastMs = ms
+  lastRandA = randA
+  bytes.writeUIntBE(ms, 0, 6)
+  bytes[6] = 0x70 | (randA >> 8)
+  bytes[7] = randA & 0xff
+  bytes[8] = (bytes[8] & 0x3f) | 0x80
+  const hex = bytes.toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+/** The millisecond timestamp a UUIDv7 carries. */
+export function uuidv7Time(id: string): number {
+  return parseInt(id.replace(/-/g, '').slice(0, 12), 16)
+}
+
+/** A secret of `bytes` random bytes in base64url (unreserved characters only, RFC 3986 §2.3). */
+export function randomSecret(bytes = 32): string {
+  return crypto.randomBytes(bytes).toString('base64url')
+}
+
+export function sha256(value: string): Buffer {
+  return crypto.createHash('sha256').update(value).digest()
+}
+
+/** Compares two secrets without leaking, through timing, how much of them matched. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const ha = sha256(a)
+  const hb = sha256(b)
+  return crypto.timingSafeEqual(ha, hb)
+}

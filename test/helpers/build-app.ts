@@ -1,0 +1,73 @@
+/**
+ * Builds the real application on a test database, plus helpers that create an organization with a
+ * signed-in administrator and send authenticated requests through `app.inject`.
+ */
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { buildApp } from '../../src/app.ts'
+import { loadConfig, type Config } from '../../src/config.ts'
+import type { Database } from '../../src/db/connect.ts'
+import { createOrganizationWithAdmin, addUserToOrganization } from '../../src/orgs/org.service.ts'
+import { createSession, findSession, SESSION_COOKIE } from '../../src/orgs/session.service.ts'
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:3000', LOG_LEVEL: 'silent', ...overrides }, [])
+}
+
+export async function buildTestApp(database: Database, overrides: Record<string, string> = {}): Promise<FastifyInstance> {
+  const app = await buildApp({ config: testConfig(overrides), database, logger: false })
+  await app.ready()
+  return app
+}
+
+export interface Member {
+  orgId: string
+  userId: string
+  email: string
+  password: string
+  session: string
+  csrf: string
+  /** Sends a request as this member (session cookie + CSRF header). */
+  request(opts: InjectOptions): Promise<LightMyRequestResponse>
+}
+
+let counter = 0
+
+async function memberOf(app: FastifyInstance, orgId: string, userId: string, email: string, password: string): Promise<Member> {
+  const session = await createSession(app.db, userId, orgId, 3600)
+  const csrf = (await findSession(app.db, session))!.csrfToken
+  return {
+    orgId,
+    userId,
+    email,
+    password,
+    session,
+    csrf,
+    request(opts) {
+      return app.inject({
+        ...opts,
+        cookies: { [SESSION_COOKIE]: session, ...(opts.cookies ?? {}) },
+        headers: { 'x-csrf-token': csrf, ...(opts.headers ?? {}) },
+      })
+    },
+  }
+}
+
+export async function createOrgWithAdmin(app: FastifyInstance, name = 'Org'): Promise<Member> {
+  counter++
+  const email = `admin${counter}-${Date.now()}@example.test`
+  const password = 'correct horse battery'
+  const { orgId, userId } = await createOrganizationWithAdmin(app.db, { name: `${name} ${counter}`, adminEmail: email, adminPassword: password, adminName: 'Admin' })
+  return memberOf(app, orgId, userId, email, password)
+}
+
+export async function addMember(app: FastifyInstance, orgId: string, role: 'admin' | 'member' = 'member'): Promise<Member> {
+  counter++
+  const email = `member${counter}-${Date.now()}@example.test`
+  const password = 'correct horse battery'
+  const { userId } = await addUserToOrganization(app.db, orgId, { email, password, role })
+  return memberOf(app, orgId, userId, email, password)
+}
+
+export function json<T = any>(res: LightMyRequestResponse): T {
+  return JSON.parse(res.body) as T
+}

@@ -1,0 +1,99 @@
+/**
+ * The two databases every suite runs on: the embedded default (PGlite, in memory) and a real
+ * PostgreSQL from TEST_DATABASE_URL, where each test file creates its own database and drops it after,
+ * so parallel files and runs never collide. With CI=true an unreachable PostgreSQL fails the run.
+ */
+import crypto from 'node:crypto'
+import pg from 'pg'
+import { sql } from 'kysely'
+import { openEmbedded, openPostgres, type Database } from '../../src/db/connect.ts'
+import { migrateToLatest } from '../../src/db/migrate.ts'
+
+export type TargetName = 'pglite' | 'postgres'
+export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test'
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL || DEFAULT_TEST_DATABASE_URL
+
+let postgresReachable: Promise<boolean> | null = null
+export function isPostgresReachable(): Promise<boolean> {
+  postgresReachable ??= (async () => {
+    const client = new pg.Client({ connectionString: testDatabaseUrl, connectionTimeoutMillis: 3000 })
+    try {
+      await client.connect()
+      await client.query('SELECT 1')
+      return true
+    } catch {
+      return false
+    } finally {
+      await client.end().catch(() => {})
+    }
+  })()
+  return postgresReachable
+}
+
+/** The targets to run: both, or only PGlite when PostgreSQL is absent outside CI (said loudly). */
+export async function targets(): Promise<TargetName[]> {
+  if (await isPostgresReachable()) return ['pglite', 'postgres']
+  if (process.env.CI === 'true') throw new Error(`CI=true and PostgreSQL is not reachable at ${testDatabaseUrl}`)
+  console.warn(`PostgreSQL not reachable at ${testDatabaseUrl}: running on the embedded database only`)
+  return ['pglite']
+}
+
+export interface TestDatabase {
+  database: Database
+  /** A postgres:// URL for child processes (PostgreSQL only). */
+  url: string | null
+  reset(): Promise<void>
+  drop(): Promise<void>
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url)
+  u.pathname = `/${name}`
+  return u.href
+}
+
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `cairn_test_${crypto.randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: testDatabaseUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  return {
+    url: withDatabase(testDatabaseUrl, name),
+    async drop() {
+      const c = new pg.Client({ connectionString: testDatabaseUrl })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    },
+  }
+}
+
+const TENANT_TABLES = ['organizations', 'users', 'sign_in_failures']
+
+export async function createTestDatabase(target: TargetName): Promise<TestDatabase> {
+  let database: Database
+  let url: string | null = null
+  let dropDb: () => Promise<void> = async () => {}
+  if (target === 'postgres') {
+    const created = await createPostgresDatabase()
+    url = created.url
+    dropDb = created.drop
+    database = await openPostgres(url)
+  } else {
+    database = await openEmbedded(null)
+  }
+  await migrateToLatest(database)
+  return {
+    database,
+    url,
+    async reset() {
+      // Everything hangs off organizations and users (ON DELETE CASCADE), so this empties the tenant data.
+      await sql`TRUNCATE ${sql.join(TENANT_TABLES.map((t) => sql.table(t)))} CASCADE`.execute(database.db)
+    },
+    async drop() {
+      await database.close()
+      await dropDb()
+    },
+  }
+}
