@@ -1,0 +1,118 @@
+/**
+ * Shared pieces of the benchmarks: a bench PostgreSQL database, starting the service as a child
+ * process (so its RSS is its own), sampling RSS, autocannon and pgbench runs.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import pg from 'pg'
+import autocannon from 'autocannon'
+
+export const ROOT = path.resolve(import.meta.dirname, '..')
+export const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
+
+export function databaseUrl(name: string): string {
+  const u = new URL(ADMIN_URL)
+  u.pathname = `/${name}`
+  return u.href
+}
+
+export async function ensureDatabase(name: string, fresh: boolean): Promise<string> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL })
+  await admin.connect()
+  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1
+  if (exists && fresh) await admin.query(`DROP DATABASE ${name} WITH (FORCE)`)
+  if (!exists || fresh) await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  return databaseUrl(name)
+}
+
+export interface ServiceProcess {
+  child: ChildProcess
+  url: string
+  readyMs: number
+  stop(): Promise<void>
+}
+
+export async function startServiceProcess(env: Record<string, string>, port: number): Promise<ServiceProcess> {
+  const started = performance.now()
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'src/server.ts')], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('service exited during start')
+    try {
+      const res = await fetch(`${url}/healthz`)
+      if (res.ok) break
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  const readyMs = performance.now() - started
+  return {
+    child,
+    url,
+    readyMs,
+    async stop() {
+      child.kill('SIGTERM')
+      await new Promise((r) => child.once('exit', r))
+    },
+  }
+}
+
+/** Samples a process's resident set size (MB) until stopped; returns the peak. */
+export function sampleRss(pid: number): { stop(): number } {
+  let peak = 0
+  const read = () => {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+      peak = Math.max(peak, kb / 1024)
+    } catch {
+      /* exited */
+    }
+  }
+  read()
+  const timer = setInterval(read, 200)
+  return {
+    stop() {
+      clearInterval(timer)
+      read()
+      return peak
+    },
+  }
+}
+
+export interface LoadResult {
+  rps: number
+  p50: number
+  p99: number
+  non2xx: number
+}
+
+export async function load(url: string, headers: Record<string, string>, seconds: number, connections = 32): Promise<LoadResult> {
+  const r = await autocannon({ url, connections, duration: seconds, headers, pipelining: 1 })
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors }
+}
+
+export function pgbench(url: string, script: string, seconds: number, clients = 32): { tps: number; latencyMs: number } {
+  const file = path.join(os.tmpdir(), `cairn-pgbench-${process.pid}.sql`)
+  fs.writeFileSync(file, script)
+  const u = new URL(url)
+  const res = spawnSync('pgbench', ['-n', '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', file, '-h', u.hostname, '-p', u.port || '5432', '-U', u.username || 'postgres', u.pathname.slice(1)], {
+    encoding: 'utf8',
+  })
+  fs.rmSync(file, { force: true })
+  if (res.status !== 0) throw new Error(`pgbench failed: ${res.stderr}`)
+  const tps = Number(/tps = ([\d.]+)/.exec(res.stdout)?.[1])
+  const latencyMs = Number(/latency average = ([\d.]+) ms/.exec(res.stdout)?.[1])
+  return { tps, latencyMs }
+}
+
+export function fmt(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+}

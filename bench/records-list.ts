@@ -1,0 +1,117 @@
+/**
+ * Benchmark of the records list endpoint (issue: foundation). Seeds 1,000,000 opportunities over 10
+ * organizations on PostgreSQL (one holds 500,000), then loads `GET /api/v1/opportunities?limit=50`
+ * for the first page and for a page 400,000 records deep with autocannon (32 connections), and in
+ * the same run the same SQL (credential lookup + keyset page) through pgbench, as the baseline.
+ * Also measures start-to-ready time on the embedded default with an existing data folder.
+ *
+ *   npm run bench:records            (BENCH_SECONDS=15 by default; BENCH_RESEED=1 to seed anew)
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { openPostgres } from '../src/db/connect.ts'
+import { migrateToLatest } from '../src/db/migrate.ts'
+import { createOrganizationWithAdmin } from '../src/orgs/org.service.ts'
+import { createSession, SESSION_COOKIE } from '../src/orgs/session.service.ts'
+import { kindsByName } from '../src/records/kinds/index.ts'
+import { recordJsonText } from '../src/records/record-sql.ts'
+import { sha256 } from '../src/shared/ids.ts'
+import { ensureDatabase, fmt, load, pgbench, sampleRss, startServiceProcess } from './lib.ts'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
+const DB_NAME = 'cairn_bench_records'
+const TOTAL = 1_000_000
+const BIG_ORG = 500_000
+const ORGS = 10
+
+async function seed(url: string): Promise<{ orgId: string; userId: string }> {
+  const database = await openPostgres(url)
+  await migrateToLatest(database)
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const have = Number((await client.query('SELECT count(*) AS n FROM opportunities')).rows[0].n)
+  let big = (await client.query(`SELECT o.id, m.user_id FROM organizations o JOIN memberships m ON m.org_id = o.id WHERE o.name = 'Bench 0'`)).rows[0]
+  if (have !== TOTAL || !big) {
+    console.log(`Seeding ${fmt(TOTAL)} opportunities over ${ORGS} organizations...`)
+    const t0 = performance.now()
+    await client.query('TRUNCATE organizations, users CASCADE')
+    const orgs: { orgId: string; userId: string }[] = []
+    for (let i = 0; i < ORGS; i++) orgs.push(await createOrganizationWithAdmin(database.db, { name: `Bench ${i}`, adminEmail: `bench${i}@bench.test`, adminPassword: 'bench-password' }))
+    const rest = Math.floor((TOTAL - BIG_ORG) / (ORGS - 1))
+    for (let i = 0; i < ORGS; i++) {
+      const n = i === 0 ? BIG_ORG : i === ORGS - 1 ? TOTAL - BIG_ORG - rest * (ORGS - 2) : rest
+      // UUIDv7 built in SQL from the row's created_at (one row per 10 ms going back in time).
+      await client.query(
+        `INSERT INTO opportunities (org_id, id, created_at, updated_at, name, stage, amount, currency, probability, close_date, owner_id)
+         SELECT $1, (substr(h,1,8)||'-'||substr(h,9,4)||'-7'||substr(r,1,3)||'-8'||substr(r,4,3)||'-'||substr(r,7,12))::uuid,
+                ts, ts, 'Deal ' || g, (ARRAY['prospecting','qualification','needs_analysis','proposal','negotiation','closed_won','closed_lost'])[1 + g % 7],
+                round((random() * 100000)::numeric, 2), 'USD', g % 101, (ts + interval '30 days')::date, $2
+         FROM (SELECT g, ts, lpad(to_hex((extract(epoch FROM ts) * 1000)::bigint), 12, '0') AS h, md5(g::text || random()::text) AS r
+               FROM (SELECT g, timestamptz '2026-01-01' - g * interval '10 milliseconds' AS ts FROM generate_series(1, $3::int) g) s) t`,
+        [orgs[i].orgId, orgs[i].userId, n],
+      )
+    }
+    await client.query('VACUUM ANALYZE opportunities')
+    console.log(`Seeded in ${fmt((performance.now() - t0) / 1000, 1)} s`)
+    big = { id: orgs[0].orgId, user_id: orgs[0].userId }
+  }
+  await client.end()
+  await database.close()
+  return { orgId: big.id, userId: big.user_id }
+}
+
+async function main() {
+  const url = await ensureDatabase(DB_NAME, process.env.BENCH_RESEED === '1')
+  const { orgId, userId } = await seed(url)
+  const database = await openPostgres(url)
+  const session = await createSession(database.db, userId, orgId, 3600)
+  await database.close()
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const deepCursor = (await client.query('SELECT id FROM opportunities WHERE org_id = $1 ORDER BY id DESC OFFSET 400000 LIMIT 1', [orgId])).rows[0].id as string
+  await client.end()
+
+  // The same statements the service runs per request: the session lookup, then the keyset page.
+  const kind = kindsByName.opportunity
+  const hash = sha256(session).toString('hex')
+  const pageSql = (cursor: string | null) => `SELECT s.user_id, s.active_org_id, s.csrf_token, m.role FROM sessions s JOIN memberships m ON m.org_id = s.active_org_id AND m.user_id = s.user_id WHERE s.token_hash = '\\x${hash}' AND s.expires_at > now();
+SELECT r.id, ${recordJsonText(kind, 'r')} AS j FROM opportunities r WHERE r.org_id = '${orgId}'${cursor ? ` AND r.id < '${cursor}'` : ''} ORDER BY r.id DESC LIMIT 51;
+`
+  console.log(`\nBaseline: pgbench, 32 clients, ${SECONDS} s, session lookup + keyset page of 50`)
+  const pgFirst = pgbench(url, pageSql(null), SECONDS)
+  const pgDeep = pgbench(url, pageSql(deepCursor), SECONDS)
+  console.log(`  first page: ${fmt(pgFirst.tps)} tx/s   deep page: ${fmt(pgDeep.tps)} tx/s`)
+
+  const service = await startServiceProcess({ DATABASE_URL: url }, 3701)
+  const rss = sampleRss(service.child.pid!)
+  const headers = { cookie: `${SESSION_COOKIE}=${session}` }
+  // Warm up (JIT, connection pool) before measuring.
+  await load(`${service.url}/api/v1/opportunities?limit=50`, headers, 3)
+  console.log(`\nAPI: autocannon, 32 connections, ${SECONDS} s`)
+  const first = await load(`${service.url}/api/v1/opportunities?limit=50`, headers, SECONDS)
+  const deep = await load(`${service.url}/api/v1/opportunities?limit=50&cursor=${deepCursor}`, headers, SECONDS)
+  const peakRss = rss.stop()
+  await service.stop()
+
+  const row = (name: string, r: typeof first, base: number) =>
+    console.log(`  ${name.padEnd(11)} ${fmt(r.rps).padStart(7)} req/s   p50 ${fmt(r.p50, 1)} ms   p99 ${fmt(r.p99, 1)} ms   API/pgbench ${fmt(r.rps / base, 2)}   errors ${r.non2xx}`)
+  row('first page', first, pgFirst.tps)
+  row('deep page', deep, pgDeep.tps)
+  console.log(`  deep/first p50 latency: ${fmt(deep.p50 / first.p50, 2)}x   peak service RSS: ${fmt(peakRss)} MB`)
+
+  // Start-to-ready on the embedded default with an existing data folder.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-ready-'))
+  const cold = await startServiceProcess({ DATA_DIR: dir, DATABASE_URL: '' }, 3702)
+  await cold.stop()
+  const warm = await startServiceProcess({ DATA_DIR: dir, DATABASE_URL: '' }, 3702)
+  await warm.stop()
+  fs.rmSync(dir, { recursive: true, force: true })
+  console.log(`\nEmbedded default start-to-ready: new folder ${fmt(cold.readyMs)} ms, existing folder ${fmt(warm.readyMs)} ms`)
+
+  const ok = first.rps / pgFirst.tps >= 0.4 && deep.p50 <= first.p50 * 1.2 && peakRss < 250 && warm.readyMs < 3000
+  console.log(`\nTargets (ratio >= 0.4, deep within 1.2x, RSS < 250 MB, ready < 3 s): ${ok ? 'met' : 'NOT met'}`)
+}
+
+await main()
