@@ -35,9 +35,12 @@ export interface ServiceProcess {
   stop(): Promise<void>
 }
 
+/** The V8 flags of `npm start` (package.json): a 16 MB young generation keeps RSS flat under load. */
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16']
+
 export async function startServiceProcess(env: Record<string, string>, port: number): Promise<ServiceProcess> {
   const started = performance.now()
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'src/server.ts')], {
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, path.join(ROOT, 'src/server.ts')], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
