@@ -1,0 +1,110 @@
+// TanStack Query hooks over the REST API: the signed-in person, record lists (cursor pages),
+// single records, and the create/update/delete mutations with their cache updates.
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { api, queryString, setCsrfToken, type Page } from './client.ts'
+import type { CrmRecord, RecordKind } from '../kinds.ts'
+
+export interface Me {
+  user: { id: string; email: string; name: string } | null
+  organization: { id: string; name: string }
+  role: 'admin' | 'member'
+  scopes: string[]
+  organizations: { id: string; name: string; role: string }[]
+  csrf_token: string | null
+}
+
+export const PAGE_SIZE = 50
+
+export function useMe() {
+  return useQuery({
+    queryKey: ['me'],
+    queryFn: async () => {
+      const me = await api.get<Me>('/me')
+      setCsrfToken(me.csrf_token)
+      return me
+    },
+    staleTime: 5 * 60_000,
+  })
+}
+
+export function useSwitchOrganization() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (organizationId: string) => api.post<void>('/me/active-organization', { organization_id: organizationId }),
+    onSuccess: () => {
+      client.clear()
+    },
+  })
+}
+
+export type ListParams = Record<string, string | undefined>
+
+export function recordListKey(kind: RecordKind, params: ListParams = {}) {
+  return ['records', kind.path, 'list', params] as const
+}
+
+export function useRecordList(kind: RecordKind, params: ListParams, enabled = true) {
+  return useInfiniteQuery({
+    queryKey: recordListKey(kind, params),
+    queryFn: ({ pageParam }) => api.get<Page<CrmRecord>>(`/${kind.path}${queryString({ limit: PAGE_SIZE, ...params, cursor: pageParam })}`),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
+    enabled,
+  })
+}
+
+/** A short list for pickers (reference selects). */
+export function useRecordOptions(kind: RecordKind, q: string) {
+  return useQuery({
+    queryKey: ['records', kind.path, 'options', q],
+    queryFn: () => api.get<Page<CrmRecord>>(`/${kind.path}${queryString({ limit: 20, q })}`),
+    staleTime: 30_000,
+  })
+}
+
+export function recordKey(kind: RecordKind, id: string) {
+  return ['records', kind.path, 'one', id] as const
+}
+
+export function useRecord(kind: RecordKind, id: string | null | undefined) {
+  return useQuery({
+    queryKey: recordKey(kind, id ?? ''),
+    queryFn: () => api.get<CrmRecord>(`/${kind.path}/${id}`),
+    enabled: Boolean(id),
+    staleTime: 30_000,
+  })
+}
+
+/** After a change: put the fresh record in the cache and refetch every list of its kind. */
+export function storeRecord(client: QueryClient, kind: RecordKind, record: CrmRecord): void {
+  client.setQueryData(recordKey(kind, record.id), record)
+  void client.invalidateQueries({ queryKey: ['records', kind.path, 'list'] })
+  void client.invalidateQueries({ queryKey: ['records', kind.path, 'options'] })
+}
+
+export function useCreateRecord(kind: RecordKind) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (body: Record<string, unknown>) => api.post<CrmRecord>(`/${kind.path}`, body),
+    onSuccess: (record) => storeRecord(client, kind, record),
+  })
+}
+
+export function useUpdateRecord(kind: RecordKind, id: string) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (body: Record<string, unknown>) => api.patch<CrmRecord>(`/${kind.path}/${id}`, body),
+    onSuccess: (record) => storeRecord(client, kind, record),
+  })
+}
+
+export function useDeleteRecord(kind: RecordKind, id: string) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: () => api.delete(`/${kind.path}/${id}`),
+    onSuccess: () => {
+      client.removeQueries({ queryKey: recordKey(kind, id) })
+      void client.invalidateQueries({ queryKey: ['records', kind.path] })
+    },
+  })
+}

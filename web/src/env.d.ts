@@ -1,0 +1,2 @@
+// Ambient declarations for the web app build: side-effect CSS imports resolved by Vite.
+declare module '*.css'

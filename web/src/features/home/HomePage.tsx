@@ -1,0 +1,56 @@
+// The overview at /app: how many records of each kind (first page), and the open pipeline by stage.
+import { Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon, UnstyledButton } from '@mantine/core'
+import { useQueries } from '@tanstack/react-query'
+import { Link } from 'react-router'
+import { api, queryString, type Page } from '../../api/client.ts'
+import { useMe } from '../../api/queries.ts'
+import { PageHeader } from '../../components/PageHeader.tsx'
+import { appKinds, type CrmRecord } from '../../kinds.ts'
+import { PipelineChart } from './PipelineChart.tsx'
+
+const COUNT_PAGE = 100
+
+export function HomePage() {
+  const me = useMe()
+  const counts = useQueries({
+    queries: appKinds.map(({ kind }) => ({
+      queryKey: ['records', kind.path, 'count'],
+      queryFn: () => api.get<Page<CrmRecord>>(`/${kind.path}${queryString({ limit: COUNT_PAGE })}`),
+      staleTime: 30_000,
+    })),
+  })
+  return (
+    <>
+      <PageHeader eyebrow={me.data?.organization.name} title="Overview" />
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="md" mb="lg">
+        {appKinds.map(({ kind, icon: Icon }, i) => {
+          const q = counts[i]!
+          return (
+            <UnstyledButton key={kind.path} component={Link} to={`/${kind.path}`} aria-label={kind.labelPlural}>
+              <Card withBorder radius="md" shadow="xs" padding="md">
+                <Group justify="space-between" align="flex-start">
+                  <div>
+                    <Text size="sm" c="dimmed" fw={500}>
+                      {kind.labelPlural}
+                    </Text>
+                    {q.isPending ? (
+                      <Skeleton height={28} width={48} mt={6} />
+                    ) : (
+                      <Text fz={28} fw={700} lh={1.3}>
+                        {q.isError ? '—' : `${q.data.data.length}${q.data.has_more ? '+' : ''}`}
+                      </Text>
+                    )}
+                  </div>
+                  <ThemeIcon variant="light" size={36} radius="md">
+                    <Icon size={20} stroke={1.6} />
+                  </ThemeIcon>
+                </Group>
+              </Card>
+            </UnstyledButton>
+          )
+        })}
+      </SimpleGrid>
+      <PipelineChart />
+    </>
+  )
+}

@@ -1,0 +1,76 @@
+// One form input for one field, chosen by the field's type; labels are the kind's field labels.
+import { Checkbox, NumberInput, Select, Textarea, TextInput } from '@mantine/core'
+import { humanize, type FieldDef } from '../../kinds.ts'
+import { ReferenceSelect } from './ReferenceSelect.tsx'
+
+export type FormValue = string | number | boolean
+
+interface Props {
+  field: FieldDef
+  value: FormValue
+  onChange: (value: FormValue) => void
+  error?: string
+}
+
+export function FormField({ field, value, onChange, error }: Props) {
+  // aria-label keeps the accessible name exactly the field label (the visual asterisk is not part of it).
+  const common = { label: field.label, withAsterisk: Boolean(field.required), error, name: field.name, 'aria-label': field.label, 'aria-required': field.required || undefined }
+  const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value)
+  switch (field.type) {
+    case 'text':
+      return <Textarea {...common} autosize minRows={3} maxRows={12} maxLength={field.maxLength} value={text} onChange={(e) => onChange(e.currentTarget.value)} />
+    case 'enum':
+      return (
+        <Select
+          {...common}
+          data={(field.values ?? []).map((v) => ({ value: v, label: humanize(v) }))}
+          value={text || null}
+          onChange={(v) => onChange(v ?? '')}
+          clearable={!field.required}
+          allowDeselect={!field.required}
+          placeholder={`Choose ${field.label.toLowerCase()}`}
+        />
+      )
+    case 'integer':
+      return (
+        <NumberInput
+          {...common}
+          value={typeof value === 'number' ? value : text}
+          onChange={(v) => onChange(v)}
+          allowDecimal={false}
+          min={field.min}
+          max={field.max}
+          thousandSeparator=","
+        />
+      )
+    case 'decimal':
+      return <TextInput {...common} inputMode="decimal" placeholder="0.00" value={text} onChange={(e) => onChange(e.currentTarget.value)} />
+    case 'boolean':
+      return (
+        <Checkbox
+          label={field.label}
+          name={field.name}
+          error={error}
+          checked={Boolean(value)}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+          mt={26}
+        />
+      )
+    case 'date':
+      return <TextInput {...common} type="date" value={text} onChange={(e) => onChange(e.currentTarget.value)} />
+    case 'datetime':
+      return <TextInput {...common} type="datetime-local" value={text} onChange={(e) => onChange(e.currentTarget.value)} />
+    case 'ref':
+      return <ReferenceSelect field={field} value={text} onChange={onChange} error={error} required={field.required} />
+    default:
+      return (
+        <TextInput
+          {...common}
+          type={field.type === 'email' ? 'email' : field.type === 'url' ? 'url' : 'text'}
+          maxLength={field.maxLength}
+          value={text}
+          onChange={(e) => onChange(e.currentTarget.value)}
+        />
+      )
+  }
+}

@@ -1,0 +1,77 @@
+// A record's fields as a two-column description grid per section, plus custom fields and the
+// import note. Empty sections are left out.
+import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import type { ReactNode } from 'react'
+import { formatDateTime, type CrmRecord, type RecordKind } from '../../kinds.ts'
+import { fieldGroups } from './fieldGroups.ts'
+import { FieldValue } from './FieldValue.tsx'
+
+function Item({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" fw={500} mb={2}>
+        {label}
+      </Text>
+      <div>{children}</div>
+    </div>
+  )
+}
+
+function Section({ title, children, wide }: { title: string; children: ReactNode; wide?: boolean }) {
+  return (
+    <Paper withBorder p="lg" radius="md" shadow="xs">
+      <Title order={4} mb="md">
+        {title}
+      </Title>
+      <SimpleGrid component="dl" cols={wide ? 1 : { base: 1, sm: 2 }} spacing="lg" verticalSpacing="md" m={0}>
+        {children}
+      </SimpleGrid>
+    </Paper>
+  )
+}
+
+function display(value: unknown): string {
+  if (value === null || value === undefined) return '—'
+  if (typeof value === 'object') return JSON.stringify(value)
+  return String(value)
+}
+
+export function RecordDetails({ kind, record, hide = [] }: { kind: RecordKind; record: CrmRecord; hide?: string[] }) {
+  const custom = Object.entries(record.custom_fields ?? {})
+  const groups = fieldGroups(kind)
+    .map((g) => ({
+      ...g,
+      // Service-set fields appear once they have a value (an escalation time, a conversion).
+      fields: g.fields.filter((f) => !hide.includes(f.name) && (g.title !== 'Tracking' || (record[f.name] != null && record[f.name] !== ''))),
+    }))
+    // Tracking and long-text sections only when something is in them.
+    .filter((g) => g.fields.length > 0 && (g.title === 'Details' || g.fields.some((f) => record[f.name] != null && record[f.name] !== '')))
+  return (
+    <Stack gap="md">
+      {groups.map((g) => (
+        <Section key={g.title} title={g.title} wide={g.wide}>
+          {g.fields.map((f) => (
+            <Item key={f.name} label={f.label}>
+              <FieldValue field={f} record={record} />
+            </Item>
+          ))}
+        </Section>
+      ))}
+      {custom.length > 0 && (
+        <Section title="Custom fields">
+          {custom.map(([key, value]) => (
+            <Item key={key} label={key}>
+              <Text size="sm" style={{ wordBreak: 'break-word' }}>
+                {display(value)}
+              </Text>
+            </Item>
+          ))}
+        </Section>
+      )}
+      <Text size="xs" c="dimmed">
+        Created {formatDateTime(record.created_at)} · Updated {formatDateTime(record.updated_at)}
+        {record.src_id ? ` · Imported, source id ${record.src_id}` : ''}
+      </Text>
+    </Stack>
+  )
+}

@@ -1,0 +1,26 @@
+// The route table of the web app, mounted under /app.
+import { createBrowserRouter } from 'react-router'
+import { AppLayout } from './shell/AppLayout.tsx'
+import { HomePage } from './features/home/HomePage.tsx'
+import { RecordListPage } from './features/records/RecordListPage.tsx'
+import { RecordPage } from './features/records/RecordPage.tsx'
+import { CreateRecordPage, EditRecordPage } from './features/records/RecordFormPages.tsx'
+import { NotFoundPage } from './components/NotFoundPage.tsx'
+
+export const router = createBrowserRouter(
+  [
+    {
+      path: '/',
+      element: <AppLayout />,
+      children: [
+        { index: true, element: <HomePage /> },
+        { path: ':kindPath', element: <RecordListPage /> },
+        { path: ':kindPath/new', element: <CreateRecordPage /> },
+        { path: ':kindPath/:id', element: <RecordPage /> },
+        { path: ':kindPath/:id/edit', element: <EditRecordPage /> },
+        { path: '*', element: <NotFoundPage /> },
+      ],
+    },
+  ],
+  { basename: '/app' },
+)

@@ -1,0 +1,59 @@
+// The signed-in frame: header (organization, user menu), the navbar of record kinds, and the
+// routed page. Waits for GET /me so every page can rely on the person and organization.
+import { AppShell, Burger, Center, Group, Loader, Text, ThemeIcon } from '@mantine/core'
+import { useDisclosure } from '@mantine/hooks'
+import { IconStack2 } from '@tabler/icons-react'
+import { Link, Outlet, useLocation } from 'react-router'
+import { useEffect } from 'react'
+import { useMe } from '../api/queries.ts'
+import { ErrorState } from '../components/ErrorState.tsx'
+import { NavLinks } from './NavLinks.tsx'
+import { OrgSwitcher } from './OrgSwitcher.tsx'
+import { UserMenu } from './UserMenu.tsx'
+
+export function AppLayout() {
+  const [opened, { toggle, close }] = useDisclosure()
+  const me = useMe()
+  const location = useLocation()
+  useEffect(() => close(), [location.pathname, close])
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+            <Link to="/" style={{ textDecoration: 'none', color: 'inherit' }} aria-label="Cairn home">
+              <Group gap={8} wrap="nowrap">
+              <ThemeIcon size={30} radius="md" variant="gradient" gradient={{ from: 'teal.6', to: 'cyan.6', deg: 135 }}>
+                <IconStack2 size={18} />
+              </ThemeIcon>
+              <Text fw={700} size="lg">
+                Cairn
+              </Text>
+              </Group>
+            </Link>
+            {me.data && <OrgSwitcher me={me.data} />}
+          </Group>
+          {me.data && <UserMenu me={me.data} />}
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm">
+        <NavLinks />
+      </AppShell.Navbar>
+      <AppShell.Main bg="var(--mantine-color-gray-0)">
+        {me.isPending ? (
+          <Center h="50vh">
+            <Loader aria-label="Loading" />
+          </Center>
+        ) : me.isError ? (
+          <ErrorState title="Could not load your account" error={me.error} onRetry={() => void me.refetch()} />
+        ) : (
+          <div style={{ maxWidth: 1200, margin: '0 auto' }}>
+            <Outlet />
+          </div>
+        )}
+      </AppShell.Main>
+    </AppShell>
+  )
+}
