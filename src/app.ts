@@ -12,24 +12,28 @@ import databasePlugin from './http/plugins/database.ts'
 import openapiPlugin from './http/plugins/openapi.ts'
 import { installProblemHandler } from './http/problem-handler.ts'
 import { validatorCompiler } from './http/validation.ts'
-import { authenticate, type BearerVerifier } from './http/auth.ts'
+import { authenticate } from './http/auth.ts'
 import { recordRoutes } from './records/record.routes.ts'
 import { specialActionRoutes } from './records/special-actions.routes.ts'
 import { meRoutes } from './orgs/me.routes.ts'
 import { pageRoutes } from './orgs/pages.routes.ts'
 import { webAppRoutes } from './http/web-app.ts'
 import { uuidv7 } from './shared/ids.ts'
+import cors from '@fastify/cors'
+import { systemClock, type Clock } from './shared/clock.ts'
+import { makeBearerVerifier, oauthServer, resourcesOf, settingsRoutes } from './oauth/index.ts'
 
 export interface AppOptions {
   config: Config
   database: Database
   logger?: boolean | object
-  /** Supplied by the OAuth capability once registered. */
-  bearer?: BearerVerifier | null
+  /** Time as the service sees it; tests inject a clock they can move. */
+  clock?: Clock
 }
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts
+  const clock = opts.clock ?? systemClock
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     bodyLimit: config.bodyLimitBytes,
@@ -47,6 +51,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('sessionToken', null)
 
   await app.register(databasePlugin, { database: opts.database, config })
+  // CORS only where browsers of other origins belong: the API (bearer tokens, no cookies), the
+  // token-side OAuth endpoints and discovery. Never on /oauth/authorize or pages (RFC 9700 §2.6).
+  await app.register(cors, {
+    delegator: (req, cb) => {
+      const path = (req.url ?? '').split('?')[0]
+      const open = path.startsWith('/api/') || path.startsWith('/.well-known/') || path === '/mcp'
+      cb(null, open ? { origin: '*', credentials: false, methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], allowedHeaders: ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id', 'x-request-id'], exposedHeaders: ['www-authenticate', 'x-request-id', 'location', 'retry-after', 'mcp-session-id'], maxAge: 600 } : { origin: false })
+    },
+  })
   await app.register(cookie)
   await app.register(formbody, { bodyLimit: 64 * 1024 })
   await app.register(openapiPlugin, { publicUrl: config.publicUrl })
@@ -54,19 +67,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   await app.register(pageRoutes)
   await app.register(webAppRoutes)
+  await app.register(oauthServer, { clock })
 
-  const challenge = () => ({
-    'www-authenticate': `Bearer resource_metadata="${config.publicUrl}/.well-known/oauth-protected-resource"`,
-  })
+  const resourceMetadataUrl = `${config.publicUrl}/.well-known/oauth-protected-resource`
+  const challenge = () => ({ 'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"` })
+  const bearer = makeBearerVerifier(opts.database.db, clock, resourcesOf(config.publicUrl), 'api', resourceMetadataUrl)
   await app.register(
     async (api) => {
       api.addHook('onRequest', async (request, reply) => {
         reply.header('cache-control', 'no-store')
       })
-      api.addHook('onRequest', authenticate({ bearer: opts.bearer ?? null, challenge }))
+      api.addHook('onRequest', authenticate({ bearer, challenge }))
       await api.register(meRoutes)
       await api.register(recordRoutes)
       await api.register(specialActionRoutes)
+      await api.register(settingsRoutes, { clock })
     },
     { prefix: '/api/v1' },
   )

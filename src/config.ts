@@ -15,6 +15,10 @@ export interface Config {
   trustProxy: boolean
   bodyLimitBytes: number
   sessionTtlSeconds: number
+  /** RFC 7591 dynamic client registration at /api/oauth/register. */
+  oauthDynamicRegistration: boolean
+  /** Client ID Metadata Documents (https client_id URLs). */
+  oauthMetadataDocuments: boolean
   /** 'all' runs HTTP and background work; 'worker' runs only background work. */
   mode: 'all' | 'worker'
 }
@@ -75,6 +79,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
     bodyLimitBytes: parsePositiveInt('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 1024 * 1024),
     sessionTtlSeconds: parsePositiveInt('SESSION_TTL_SECONDS', env.SESSION_TTL_SECONDS, 7 * 24 * 3600),
+    oauthDynamicRegistration: parseBool('OAUTH_DYNAMIC_REGISTRATION', env.OAUTH_DYNAMIC_REGISTRATION, true),
+    oauthMetadataDocuments: parseBool('OAUTH_METADATA_DOCUMENTS', env.OAUTH_METADATA_DOCUMENTS, true),
     mode: argv.includes('--worker') || env.CAIRN_MODE === 'worker' ? 'worker' : 'all',
   }
 }

@@ -87,7 +87,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     const result = await command.run(database, values)
     return { code: 0, stdout: `${JSON.stringify(result)}\n`, stderr: '' }
   } catch (err) {
-    if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `${err.message}\nUsage: npm run cli -- ${command.usage}\n` }
+    if (err instanceof UsageError || (err as { usage?: boolean }).usage) return { code: 2, stdout: '', stderr: `${(err as Error).message}\nUsage: npm run cli -- ${command.usage}\n` }
     if (err instanceof ProblemError) return { code: 1, stdout: '', stderr: `${err.message}\n` }
     if (err instanceof ConfigError || err instanceof DataDirLockedError) return { code: 1, stdout: '', stderr: `${err.message}\n` }
     return { code: 1, stdout: '', stderr: `Failed: ${(err as Error).message}\n` }

@@ -55,7 +55,81 @@ export interface SchemaMigrationTable {
   applied_at: CreatedAt
 }
 
+export interface OAuthClientTable {
+  client_id: string
+  org_id: string | null
+  name: string
+  redirect_uris: string[]
+  scopes: string[]
+  secret_hash: Buffer | null
+  auth_method: 'client_secret_basic' | 'client_secret_post' | 'none'
+  registration: 'settings' | 'cli' | 'dynamic' | 'metadata_document'
+  metadata: ColumnType<Record<string, unknown>, string | undefined, string>
+  created_at: CreatedAt
+  revoked_at: Date | string | null
+}
+
+export interface OAuthClientAccessTable {
+  org_id: string
+  client_id: string
+  created_at: CreatedAt
+  last_used_at: Date | string | null
+  revoked_at: Date | string | null
+}
+
+export interface OAuthGrantTable {
+  org_id: string
+  id: string
+  client_id: string
+  user_id: string
+  scopes: string[]
+  resource: string
+  created_at: Date | string
+  revoked_at: Date | string | null
+}
+
+export interface OAuthCodeTable {
+  code_hash: Buffer
+  org_id: string
+  client_id: string
+  user_id: string
+  redirect_uri: string
+  redirect_uri_sent: boolean
+  code_challenge: string
+  scopes: string[]
+  resource: string
+  created_at: Date | string
+  expires_at: Date | string
+  consumed_at: Date | string | null
+  grant_id: string | null
+}
+
+export interface OAuthTokenTable {
+  token_hash: Buffer
+  kind: 'access' | 'refresh'
+  org_id: string
+  grant_id: string
+  client_id: string
+  scopes: string[]
+  created_at: Date | string
+  expires_at: Date | string
+  used_at: Date | string | null
+  revoked_at: Date | string | null
+}
+
+export interface RateLimitCounterTable {
+  key: string
+  window_start: Date | string
+  count: number
+}
+
 export interface DB {
+  oauth_clients: OAuthClientTable
+  oauth_client_access: OAuthClientAccessTable
+  oauth_grants: OAuthGrantTable
+  oauth_codes: OAuthCodeTable
+  oauth_tokens: OAuthTokenTable
+  rate_limit_counters: RateLimitCounterTable
   organizations: OrganizationTable
   users: UserTable
   memberships: MembershipTable

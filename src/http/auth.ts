@@ -20,10 +20,10 @@ export type BearerVerifier = (request: FastifyRequest, token: string) => Promise
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-export function authenticate(options: { bearer: BearerVerifier | null; challenge: () => Record<string, string> }) {
+export function authenticate(options: { bearer: BearerVerifier; challenge: () => Record<string, string> }) {
   return async function authenticateRequest(request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization
-    if (header !== undefined && options.bearer) {
+    if (header !== undefined) {
       // RFC 6750 §2.1: "Bearer" followed by the token; the scheme is case-insensitive (RFC 9110 §11.1).
       const match = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header)
       if (!match) throw new Unauthenticated('The Authorization header must be "Bearer <token>".', { ...options.challenge(), 'www-authenticate': `${options.challenge()['www-authenticate']}, error="invalid_request"` }, 'invalid_request')

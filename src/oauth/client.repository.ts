@@ -1,0 +1,52 @@
+/** SQL for OAuth clients and their per-organization access. */
+import { sql, type Kysely } from 'kysely'
+import type { DB, OAuthClientTable } from '../db/database.ts'
+import type { Insertable } from 'kysely'
+
+export type NewClientRow = Insertable<OAuthClientTable>
+
+export function insertClient(db: Kysely<DB>, row: NewClientRow) {
+  return db.insertInto('oauth_clients').values(row).execute()
+}
+
+export function findClient(db: Kysely<DB>, clientId: string) {
+  return db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst()
+}
+
+export async function ensureClientAccess(db: Kysely<DB>, orgId: string, clientId: string): Promise<void> {
+  await db.insertInto('oauth_client_access').values({ org_id: orgId, client_id: clientId }).onConflict((oc) => oc.doNothing()).execute()
+}
+
+export function findClientAccess(db: Kysely<DB>, orgId: string, clientId: string) {
+  return db.selectFrom('oauth_client_access').selectAll().where('org_id', '=', orgId).where('client_id', '=', clientId).executeTakeFirst()
+}
+
+/** Clients an organization created or whose tokens its people hold, newest first. */
+export function listClientsOfOrg(db: Kysely<DB>, orgId: string) {
+  return db
+    .selectFrom('oauth_client_access as a')
+    .innerJoin('oauth_clients as c', 'c.client_id', 'a.client_id')
+    .select(['c.client_id', 'c.name', 'c.redirect_uris', 'c.scopes', 'c.registration', 'c.auth_method', 'c.created_at', 'a.last_used_at', 'a.revoked_at', 'c.revoked_at as client_revoked_at', 'c.metadata'])
+    .where('a.org_id', '=', orgId)
+    .orderBy('c.created_at', 'desc')
+    .execute()
+}
+
+/** Revokes a client for one organization (and the client itself when that organization owns it). */
+export async function revokeClientAccess(db: Kysely<DB>, orgId: string, clientId: string, now: Date): Promise<boolean> {
+  const res = await db
+    .updateTable('oauth_client_access')
+    .set({ revoked_at: now.toISOString() })
+    .where('org_id', '=', orgId)
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  await db.updateTable('oauth_clients').set({ revoked_at: now.toISOString() }).where('client_id', '=', clientId).where('org_id', '=', orgId).where('revoked_at', 'is', null).execute()
+  // Tokens also check the client's status on every use; marking them too keeps introspection plain.
+  await sql`UPDATE oauth_grants SET revoked_at = ${now.toISOString()} WHERE org_id = ${orgId} AND client_id = ${clientId} AND revoked_at IS NULL`.execute(db)
+  return Number(res.numUpdatedRows) > 0
+}
+
+export async function touchClientAccess(db: Kysely<DB>, orgId: string, clientId: string, now: Date): Promise<void> {
+  await db.updateTable('oauth_client_access').set({ last_used_at: now.toISOString() }).where('org_id', '=', orgId).where('client_id', '=', clientId).execute()
+}

@@ -1,0 +1,34 @@
+/**
+ * The OAuth 2.0 authorization server: owns clients, codes, grants and tokens, the authorize, token,
+ * registration, revocation and introspection endpoints, the discovery documents, Settings -> API,
+ * and the bearer check the resource server (REST API, /mcp) uses. This file is its only door.
+ */
+import type { FastifyInstance } from 'fastify'
+import type { Clock } from '../shared/clock.ts'
+import { authorizeRoutes } from './authorize/authorize.routes.ts'
+import { tokenRoutes } from './token/token.routes.ts'
+import { registrationRoutes } from './registration.routes.ts'
+import { revocationRoutes } from './revocation.routes.ts'
+import { discoveryRoutes } from './discovery.routes.ts'
+import { setMetadataDocumentsEnabled } from './metadata-document.ts'
+
+export { settingsRoutes } from './settings.routes.ts'
+export { makeBearerVerifier, bearerChallenge } from './bearer.ts'
+export { resourcesOf } from './resource.ts'
+export { createOrgClient } from './client.service.ts'
+
+/** Public endpoints of the authorization server (outside /api/v1, no bearer hook). */
+export async function oauthServer(app: FastifyInstance, opts: { clock: Clock }): Promise<void> {
+  const { oauthDynamicRegistration, oauthMetadataDocuments } = app.config
+  setMetadataDocumentsEnabled(oauthMetadataDocuments)
+  await app.register(authorizeRoutes, { clock: opts.clock })
+  await app.register(discoveryRoutes, { registrationEnabled: oauthDynamicRegistration })
+  await app.register(
+    async (api) => {
+      await api.register(tokenRoutes, { clock: opts.clock })
+      await api.register(revocationRoutes, { clock: opts.clock })
+      if (oauthDynamicRegistration) await api.register(registrationRoutes, { clock: opts.clock })
+    },
+    { prefix: '/api/oauth' },
+  )
+}

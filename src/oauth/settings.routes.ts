@@ -1,0 +1,94 @@
+/**
+ * Settings -> API: administrators list, create and revoke the organization's OAuth clients.
+ * Browser sessions only (a token cannot mint clients), admins only.
+ */
+import type { FastifyInstance } from 'fastify'
+import { requireAdmin } from '../http/auth.ts'
+import { Forbidden, NotFound } from '../shared/errors.ts'
+import { problemSchema } from '../records/record.schemas.ts'
+import type { Clock } from '../shared/clock.ts'
+import { createOrgClient, listOrgClients } from './client.service.ts'
+import { revokeClientAccess } from './client.repository.ts'
+import { SUPPORTED_SCOPES } from './oauth.defaults.ts'
+
+const clientSchema = {
+  type: 'object',
+  properties: {
+    client_id: { type: 'string' },
+    name: { type: 'string' },
+    redirect_uris: { type: 'array', items: { type: 'string' } },
+    scopes: { type: 'array', items: { type: 'string' } },
+    registration: { type: 'string', enum: ['settings', 'cli', 'dynamic', 'metadata_document'] },
+    origin: { type: ['string', 'null'] },
+    created_at: { type: 'string' },
+    last_used_at: { type: ['string', 'null'] },
+    revoked_at: { type: ['string', 'null'] },
+    status: { type: 'string', enum: ['active', 'revoked'] },
+  },
+}
+
+export async function settingsRoutes(app: FastifyInstance, opts: { clock: Clock }): Promise<void> {
+  const tags = ['Settings']
+  const sessionAdmin = [
+    async (request: import('fastify').FastifyRequest) => {
+      if (request.auth?.via !== 'session') throw new Forbidden('API clients are managed from the app (Settings -> API), not with a token.', 'session_required')
+    },
+    requireAdmin(),
+  ]
+  app.get(
+    '/settings/api-clients',
+    { schema: { tags, summary: 'List the OAuth clients of the organization (admins)', response: { 200: { type: 'object', properties: { data: { type: 'array', items: clientSchema } } }, 403: problemSchema } }, onRequest: sessionAdmin },
+    async (request) => ({ data: await listOrgClients(app.db, request.auth!.orgId) }),
+  )
+  app.post(
+    '/settings/api-clients',
+    {
+      schema: {
+        tags,
+        summary: 'Create an OAuth client; the secret is in this response only',
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'redirect_uris', 'scopes'],
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 200 },
+            redirect_uris: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'string', minLength: 1, maxLength: 2048 } },
+            scopes: { type: 'array', minItems: 1, items: { type: 'string', enum: [...SUPPORTED_SCOPES] } },
+          },
+        },
+        response: {
+          201: {
+            type: 'object',
+            properties: { client_id: { type: 'string' }, client_secret: { type: 'string' }, name: { type: 'string' }, redirect_uris: { type: 'array', items: { type: 'string' } }, scopes: { type: 'array', items: { type: 'string' } } },
+          },
+          400: problemSchema,
+          403: problemSchema,
+        },
+      },
+      onRequest: sessionAdmin,
+    },
+    async (request, reply) => {
+      const body = request.body as { name: string; redirect_uris: string[]; scopes: string[] }
+      const created = await createOrgClient(app.db, request.auth!.orgId, { name: body.name, redirectUris: body.redirect_uris, scopes: body.scopes }, 'settings')
+      return reply.status(201).header('cache-control', 'no-store').send(created)
+    },
+  )
+  app.delete(
+    '/settings/api-clients/:client_id',
+    {
+      schema: {
+        tags,
+        summary: 'Revoke a client: every token it holds in this organization stops working at once',
+        params: { type: 'object', properties: { client_id: { type: 'string', minLength: 1, maxLength: 2048 } }, required: ['client_id'] },
+        response: { 204: { type: 'null' }, 403: problemSchema, 404: problemSchema },
+      },
+      onRequest: sessionAdmin,
+    },
+    async (request, reply) => {
+      const { client_id } = request.params as { client_id: string }
+      const ok = await revokeClientAccess(app.db, request.auth!.orgId, client_id, opts.clock.now())
+      if (!ok) throw new NotFound('API client')
+      return reply.status(204).send()
+    },
+  )
+}
