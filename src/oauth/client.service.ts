@@ -70,10 +70,11 @@ export async function createOrgClient(db: Kysely<DB>, orgId: string, input: Clie
   return { client_id: clientId, client_secret: secret, name: input.name.trim(), redirect_uris: redirectUris, scopes }
 }
 
-export function secretMatches(secretHash: Buffer | null, presented: string): boolean {
+export function secretMatches(secretHash: Uint8Array | null, presented: string): boolean {
   if (!secretHash) return false
-  // Compare the hashes in constant time; the stored value is a hash already.
-  return constantTimeEqual(secretHash.toString('hex'), sha256(presented).toString('hex'))
+  // Compare the hashes in constant time; the stored value is a hash already. (PGlite returns
+  // bytea as a Uint8Array, `pg` as a Buffer: wrap it either way.)
+  return constantTimeEqual(Buffer.from(secretHash).toString('hex'), sha256(presented).toString('hex'))
 }
 
 export async function listOrgClients(db: Kysely<DB>, orgId: string) {

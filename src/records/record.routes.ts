@@ -21,6 +21,7 @@ import {
 } from './record.schemas.ts'
 import { createRecord, getRecord, listRecords, patchRecord, removeRecord, type RecordChange } from './record.service.ts'
 import { recordChangeHooks, type RecordAction } from './record-events.ts'
+import { needsRedaction, redactJsonText, redactRecord } from './record-redaction.ts'
 
 /** Products are the catalog: reading them also needs erp:read (decisions.md, Scopes). */
 export function readScopes(kind: RecordKind): Scope[] {
@@ -46,8 +47,10 @@ function sendJsonText(reply: FastifyReply, json: string, status = 200): FastifyR
   return reply.status(status).type('application/json; charset=utf-8').send(json)
 }
 
-function sendRecord(reply: FastifyReply, record: Record<string, unknown>, status = 200): FastifyReply {
-  return sendJsonText(reply, JSON.stringify(record), status)
+function sendRecord(reply: FastifyReply, record: Record<string, unknown>, status = 200, kind?: RecordKind): FastifyReply {
+  const auth = reply.request.auth
+  const shown = kind && auth && needsRedaction(kind, auth) ? redactRecord(kind, { ...record }) : record
+  return sendJsonText(reply, JSON.stringify(shown), status)
 }
 
 /** Runs a write in one transaction with the change's events (the outbox), then answers. */
@@ -73,7 +76,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
       },
       async (request, reply) => {
         const page = await listRecords(app.db, request.auth!, kind, listOptionsFrom(kind, request.query as Record<string, unknown>))
-        return sendJsonText(reply, page.json)
+        return sendJsonText(reply, redactJsonText(kind, request.auth!, page.json, 'page'))
       },
     )
     app.post(
@@ -89,7 +92,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
           return c
         })
         reply.header('location', `/api/v1${base}/${change.id}`)
-        return sendRecord(reply, change.after!, 201)
+        return sendRecord(reply, change.after!, 201, kind)
       },
     )
   }
@@ -100,7 +103,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
     async (request, reply) => {
       const json = await getRecord(app.db, request.auth!, kind, (request.params as { id: string }).id)
       if (!json) throw new NotFound(kind.label)
-      return sendJsonText(reply, json)
+      return sendJsonText(reply, redactJsonText(kind, request.auth!, json, 'record'))
     },
   )
   app.patch(
@@ -117,7 +120,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
         return c
       })
       if (!change) throw new NotFound(kind.label)
-      return sendRecord(reply, change.after!)
+      return sendRecord(reply, change.after!, 200, kind)
     },
   )
   app.delete(

@@ -24,14 +24,16 @@ export async function authorizationCodeGrant(
   usedBasic: boolean,
 ): Promise<TokenResponse> {
   if (!body.code) throw new InvalidRequest('code is required.')
-  return db.transaction().execute(async (trx) => {
+  // A replay must revoke what the first redemption issued and still fail: the revocation is
+  // committed by the transaction, and the error thrown after it.
+  const outcome = await db.transaction().execute(async (trx): Promise<TokenResponse | { replayed: true }> => {
     const code = await lockCode(trx, sha256(body.code))
     if (!code) throw new InvalidGrant('The code is unknown, expired or already used.')
     if (code.client_id !== client.client_id) throw new InvalidGrant('The code was issued to another client.')
     checkCodeVerifier(body.code_verifier, code.code_challenge)
     if (code.consumed_at) {
       if (code.grant_id) await revokeGrant(trx, code.org_id, code.grant_id, now)
-      throw new InvalidGrant('The code was already used; the tokens issued from it are revoked.')
+      return { replayed: true }
     }
     if (new Date(code.expires_at).getTime() <= now.getTime()) throw new InvalidGrant('The code has expired.')
     // RFC 6749 §4.1.3: redirect_uri must be identical to the one sent at authorize (when one was).
@@ -57,4 +59,6 @@ export async function authorizationCodeGrant(
     await touchClientAccess(trx, code.org_id, client.client_id, now)
     return issueTokens(trx, { orgId: code.org_id, grantId, clientId: client.client_id, scopes: code.scopes }, now)
   })
+  if ('replayed' in outcome) throw new InvalidGrant('The code was already used; the tokens issued from it are revoked.')
+  return outcome
 }

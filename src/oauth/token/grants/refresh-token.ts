@@ -15,13 +15,14 @@ import { issueTokens, type TokenResponse } from '../issue.ts'
 
 export async function refreshTokenGrant(db: Kysely<DB>, client: AuthenticatedClient, body: Record<string, string>, resources: Resources, now: Date): Promise<TokenResponse> {
   if (!body.refresh_token) throw new InvalidRequest('refresh_token is required.')
-  return db.transaction().execute(async (trx) => {
+  // Reuse must revoke the grant and still fail: commit the revocation, then throw.
+  const outcome = await db.transaction().execute(async (trx): Promise<TokenResponse | { reused: true }> => {
     const hash = sha256(body.refresh_token)
     const row = await lockToken(trx, hash)
     if (!row || row.kind !== 'refresh' || row.client_id !== client.client_id) throw new InvalidGrant('The refresh token is invalid.')
     if (row.used_at) {
       await revokeGrant(trx, row.org_id, row.grant_id, now)
-      throw new InvalidGrant('The refresh token was already used; the grant is revoked.')
+      return { reused: true }
     }
     const active = await findActiveToken(trx, hash, now)
     if (!active) throw new InvalidGrant('The refresh token is expired or revoked.')
@@ -39,4 +40,6 @@ export async function refreshTokenGrant(db: Kysely<DB>, client: AuthenticatedCli
     await touchClientAccess(trx, row.org_id, client.client_id, now)
     return issueTokens(trx, { orgId: row.org_id, grantId: row.grant_id, clientId: client.client_id, scopes }, now)
   })
+  if ('reused' in outcome) throw new InvalidGrant('The refresh token was already used; the grant is revoked.')
+  return outcome
 }

@@ -1,0 +1,114 @@
+/**
+ * Shared harness of the browser end-to-end tests: a real listening service on a free port (embedded
+ * database in a temporary directory, or a fresh PostgreSQL database), headless Chromium, and a
+ * recorder of every 5xx the browser saw.
+ */
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { loadConfig } from '../../src/config.ts'
+import { startService, type RunningService } from '../../src/runtime.ts'
+import { createPostgresDatabase, type TargetName } from '../helpers/databases.ts'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+/** Builds web/dist when it is missing (npm test already does it when stale). */
+export function ensureWebBuild(): void {
+  if (!fs.existsSync(path.join(ROOT, 'web/dist/index.html'))) {
+    execFileSync(process.execPath, ['scripts/build-web-if-stale.ts'], { cwd: ROOT, stdio: 'inherit' })
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export interface E2eService {
+  service: RunningService
+  url: string
+  close(): Promise<void>
+}
+
+/** A fresh service whose PUBLIC_URL is exactly the address the browser uses (cookies, Origin checks). */
+export async function startE2eService(target: TargetName): Promise<E2eService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-'))
+  const pgDb = target === 'postgres' ? await createPostgresDatabase() : null
+  const port = await freePort()
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+  }
+  if (pgDb) env.DATABASE_URL = pgDb.url
+  const service = await startService(loadConfig(env, []), { logger: false })
+  return {
+    service,
+    url: service.url,
+    async close() {
+      await service.close()
+      await pgDb?.drop()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS })
+}
+
+/** Collects every response with status >= 500, and page errors, seen by the context. */
+export function watchFailures(context: BrowserContext): { serverErrors: string[]; pageErrors: string[]; watch(page: Page): void } {
+  const serverErrors: string[] = []
+  const pageErrors: string[] = []
+  context.on('response', (res) => {
+    if (res.status() >= 500) serverErrors.push(`${res.status()} ${res.request().method()} ${res.url()}`)
+  })
+  return {
+    serverErrors,
+    pageErrors,
+    watch(page) {
+      page.on('pageerror', (err) => pageErrors.push(err.message))
+    },
+  }
+}
+
+/** Signs in through the server-rendered /sign-in form and waits for the app. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/sign-in`)
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await page.waitForURL(/\/app(\/.*)?$/)
+}
+
+/** POSTs JSON to the API with the browser's session cookie and the session's CSRF token. */
+export async function apiPost(page: Page, baseUrl: string, apiPath: string, body: unknown): Promise<{ status: number; json: any }> {
+  const me = await page.request.get(`${baseUrl}/api/v1/me`)
+  if (!me.ok()) throw new Error(`GET /me: ${me.status()}`)
+  const csrf = ((await me.json()) as { csrf_token: string }).csrf_token
+  const res = await page.request.post(`${baseUrl}/api/v1${apiPath}`, { data: body, headers: { 'x-csrf-token': csrf, origin: baseUrl } })
+  return { status: res.status(), json: res.status() === 204 ? null : await res.json() }
+}

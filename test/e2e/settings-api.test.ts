@@ -1,0 +1,147 @@
+/**
+ * Browser end-to-end test of Settings -> API: an administrator creates an OAuth client through the
+ * modal (a bad redirect URI is refused under its field first), sees the secret exactly once,
+ * revokes the client with confirmation; a member sees no Settings entry and a not-allowed page.
+ * With E2E_SCREENSHOTS=<dir>, saves screenshots of the page's states there.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { addUserToOrganization, createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
+import { ensureWebBuild, launchChromium, signIn, startE2eService, watchFailures, type E2eService } from './harness.ts'
+
+const PASSWORD = 'correct horse battery'
+const SHOTS = process.env.E2E_SCREENSHOTS
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return
+  fs.mkdirSync(SHOTS, { recursive: true })
+  await page.waitForTimeout(300) // let modal transitions settle
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true })
+}
+
+describe('Settings -> API in the browser', () => {
+  let svc: E2eService
+  let browser: Browser
+  let orgId: string
+  const serverErrors: string[] = []
+  const pageErrors: string[] = []
+
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } })
+    context.setDefaultTimeout(15_000)
+    const failures = watchFailures(context)
+    const page = await context.newPage()
+    failures.watch(page)
+    page.on('close', () => {
+      serverErrors.push(...failures.serverErrors)
+      pageErrors.push(...failures.pageErrors)
+    })
+    return page
+  }
+
+  beforeAll(async () => {
+    ensureWebBuild()
+    ;[svc, browser] = await Promise.all([startE2eService('pglite'), launchChromium()])
+    const db = svc.service.app!.db
+    ;({ orgId } = await createOrganizationWithAdmin(db, { name: 'Acme Outfitters', adminEmail: 'ada@acme.test', adminPassword: PASSWORD, adminName: 'Ada Admin' }))
+    await addUserToOrganization(db, orgId, { email: 'max@acme.test', password: PASSWORD, role: 'member', name: 'Max Member' })
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await svc?.close()
+  })
+
+  it('lets an administrator create a client, shows its secret once, and revoke it', async () => {
+    const page = await newPage()
+    await signIn(page, svc.url, 'ada@acme.test', PASSWORD)
+    await page.getByRole('group', { name: 'Settings' }).getByRole('link', { name: 'API' }).click()
+    await page.waitForURL(`${svc.url}/app/settings/api`)
+    await page.getByRole('heading', { name: 'API', level: 2 }).waitFor()
+    await page.getByText('No API clients yet').waitFor()
+    await page.getByText(`${new URL(svc.url).origin}/.well-known/oauth-authorization-server`).waitFor()
+    await shot(page, 'settings-api-empty')
+
+    await page.getByRole('button', { name: 'Create client' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByLabel('Name', { exact: true }).fill('Support dashboard')
+    await dialog.getByLabel('Redirect URI 1', { exact: true }).fill('http://dashboard.example.com/callback')
+    await dialog.getByRole('button', { name: 'Add redirect URI' }).click()
+    await dialog.getByLabel('Redirect URI 2', { exact: true }).fill('http://127.0.0.1:8765/callback')
+    await dialog.getByRole('checkbox', { name: /^crm:write/ }).click()
+    await shot(page, 'settings-api-create-form')
+    await dialog.getByRole('button', { name: 'Create client' }).click()
+    // The server refuses plain http off loopback; the message lands under that row.
+    await dialog.getByText(/must use https/i).waitFor()
+    await shot(page, 'settings-api-create-error')
+    await dialog.getByLabel('Redirect URI 1', { exact: true }).fill('https://dashboard.example.com/callback')
+    await dialog.getByRole('button', { name: 'Create client' }).click()
+
+    await dialog.getByText('Client created').waitFor()
+    await dialog.getByText('This is the only time the client secret is shown', { exact: false }).waitFor()
+    const clientId = (await dialog.getByLabel('Client ID', { exact: true }).textContent())!.trim()
+    const secret = (await dialog.getByLabel('Client secret', { exact: true }).textContent())!.trim()
+    expect(clientId).toMatch(/^crm_/)
+    expect(secret).toMatch(/^crm_cs_/)
+    await dialog.getByRole('button', { name: 'Copy client secret' }).waitFor()
+    await shot(page, 'settings-api-secret-shown')
+    await dialog.getByRole('button', { name: 'I have copied the secret' }).click()
+    await dialog.waitFor({ state: 'detached' })
+
+    const row = page.locator(`tr[data-client-id="${clientId}"]`)
+    await row.getByText('Support dashboard').waitFor()
+    await row.getByText(clientId).waitFor()
+    await row.getByText('crm:read').waitFor()
+    await row.getByText('crm:write').waitFor()
+    await row.getByText('Settings', { exact: true }).waitFor()
+    await row.getByText('Never').waitFor()
+    await row.getByText('Active').waitFor()
+    expect(await page.content()).not.toContain(secret)
+    await page.reload()
+    await row.getByText('Support dashboard').waitFor()
+    expect(await page.content()).not.toContain(secret)
+    expect(await page.getByText(/crm_cs_/).count()).toBe(0)
+
+    // A second client through the API, for the list's look with several rows.
+    const me = await (await page.request.get(`${svc.url}/api/v1/me`)).json()
+    const second = await page.request.post(`${svc.url}/api/v1/settings/api-clients`, {
+      data: { name: 'Nightly ERP sync', redirect_uris: ['https://erp.example.com/oauth/callback'], scopes: ['crm:read', 'erp:read'] },
+      headers: { 'x-csrf-token': me.csrf_token, origin: svc.url },
+    })
+    expect(second.status()).toBe(201)
+    await page.reload()
+    await page.getByText('Nightly ERP sync').waitFor()
+    await shot(page, 'settings-api-with-clients')
+
+    await row.getByRole('button', { name: 'Revoke Support dashboard' }).click()
+    const confirm = page.getByRole('dialog', { name: 'Revoke Support dashboard?' })
+    await confirm.getByText('cannot be undone', { exact: false }).waitFor()
+    await confirm.getByRole('button', { name: 'Revoke client' }).click()
+    await confirm.waitFor({ state: 'detached' })
+    await row.getByText('Revoked', { exact: true }).waitFor()
+    expect(await row.getByRole('button', { name: /Revoke/ }).count()).toBe(0)
+    await shot(page, 'settings-api-revoked')
+    await page.reload()
+    await row.getByText('Revoked', { exact: true }).waitFor()
+    await page.close()
+  })
+
+  it('shows a member no Settings entry and a not-allowed page', async () => {
+    const page = await newPage()
+    await signIn(page, svc.url, 'max@acme.test', PASSWORD)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accounts' }).waitFor()
+    expect(await page.getByRole('group', { name: 'Settings' }).count()).toBe(0)
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API' }).count()).toBe(0)
+    await page.goto(`${svc.url}/app/settings/api`)
+    await page.getByText('Only administrators can manage API clients').waitFor()
+    expect(await page.getByRole('button', { name: 'Create client' }).count()).toBe(0)
+    await shot(page, 'settings-api-member')
+    await page.close()
+  })
+
+  it('saw no 5xx and no page errors', () => {
+    expect(serverErrors).toEqual([])
+    expect(pageErrors).toEqual([])
+  })
+})
