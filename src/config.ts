@@ -19,6 +19,9 @@ export interface Config {
   oauthDynamicRegistration: boolean
   /** Client ID Metadata Documents (https client_id URLs). */
   oauthMetadataDocuments: boolean
+  /** Token endpoint requests per minute, per client and per address (429 past them). */
+  tokenRatePerClient: number
+  tokenRatePerAddress: number
   /** 'all' runs HTTP and background work; 'worker' runs only background work. */
   mode: 'all' | 'worker'
 }
@@ -81,6 +84,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sessionTtlSeconds: parsePositiveInt('SESSION_TTL_SECONDS', env.SESSION_TTL_SECONDS, 7 * 24 * 3600),
     oauthDynamicRegistration: parseBool('OAUTH_DYNAMIC_REGISTRATION', env.OAUTH_DYNAMIC_REGISTRATION, true),
     oauthMetadataDocuments: parseBool('OAUTH_METADATA_DOCUMENTS', env.OAUTH_METADATA_DOCUMENTS, true),
+    tokenRatePerClient: parsePositiveInt('OAUTH_TOKEN_RATE_PER_CLIENT', env.OAUTH_TOKEN_RATE_PER_CLIENT, 120),
+    tokenRatePerAddress: parsePositiveInt('OAUTH_TOKEN_RATE_PER_ADDRESS', env.OAUTH_TOKEN_RATE_PER_ADDRESS, 300),
     mode: argv.includes('--worker') || env.CAIRN_MODE === 'worker' ? 'worker' : 'all',
   }
 }

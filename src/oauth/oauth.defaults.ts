@@ -25,9 +25,10 @@ export const SCOPE_DESCRIPTIONS: Record<string, string> = {
   'erp:read': 'Read the product catalog and opportunity amounts',
 }
 
-/** Token endpoint limits (RFC 6749 §10.10 / OAuth 2.1 §2.4.1: brute-force protection). */
-export const TOKEN_REQUESTS_PER_MINUTE_PER_CLIENT = 120
-export const TOKEN_REQUESTS_PER_MINUTE_PER_ADDRESS = 300
+/**
+ * Failed client authentications tolerated per client and per address in 5 minutes (OAuth 2.1
+ * §2.4.1: brute-force protection). Request rates per minute are settings (config.ts).
+ */
 export const CLIENT_AUTH_FAILURES_PER_5_MINUTES = 10
 export const REGISTRATIONS_PER_HOUR_PER_ADDRESS = 30
 

@@ -78,3 +78,37 @@ describe('the cairn bin', () => {
     }
   }, 60_000)
 })
+
+describe.each(await targets())('CLI client create on %s', (target) => {
+  it('creates an OAuth client and refuses bad redirect URIs and scopes', async () => {
+    let env: NodeJS.ProcessEnv
+    let cleanup: () => Promise<void>
+    if (target === 'postgres') {
+      const db = await createPostgresDatabase()
+      env = { DATABASE_URL: db.url }
+      cleanup = db.drop
+    } else {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-cli-client-'))
+      env = { DATA_DIR: dir }
+      cleanup = async () => fs.rmSync(dir, { recursive: true, force: true })
+    }
+    try {
+      const org = JSON.parse((await runCli(['org', 'create', '--name', 'Clients', '--admin-email', 'c@c.test', '--admin-password', 'password123'], env)).stdout)
+      const ok = await runCli(['client', 'create', '--org', org.org_id, '--name', 'Nightly sync', '--redirect-uri', 'https://sync.example.test/cb', '--redirect-uri', 'http://127.0.0.1/cb', '--scopes', 'crm:read crm:write'], env)
+      expect(ok.code, ok.stderr).toBe(0)
+      const created = JSON.parse(ok.stdout)
+      expect(created.client_id).toMatch(/^crm_/)
+      expect(created.client_secret).toMatch(/^crm_cs_[A-Za-z0-9_-]{43}$/)
+      const badUri = await runCli(['client', 'create', '--org', org.org_id, '--name', 'X', '--redirect-uri', 'http://evil.test/cb', '--scopes', 'crm:read'], env)
+      expect(badUri.code).toBe(1)
+      expect(badUri.stderr).toContain('redirect_uris.0 must use https')
+      const badScope = await runCli(['client', 'create', '--org', org.org_id, '--name', 'X', '--redirect-uri', 'https://x.test/cb', '--scopes', 'crm:admin'], env)
+      expect(badScope.code).toBe(1)
+      expect(badScope.stderr).toContain('crm:admin is not one of')
+      const noUri = await runCli(['client', 'create', '--org', org.org_id, '--name', 'X', '--scopes', 'crm:read'], env)
+      expect(noUri.code).toBe(2)
+    } finally {
+      await cleanup()
+    }
+  })
+})

@@ -136,3 +136,13 @@ describe('error shapes', () => {
     for (const r of [nf, bad, mq, loc]) expect(r.headers.get('sforce-limit-info')).toMatch(/^api-usage=\d+\/\d+$/)
   })
 })
+
+describe('describe caching', () => {
+  it('answers 304 to If-Modified-Since for the unchanged schema', async () => {
+    const later = new Date(Date.now() + 60_000).toUTCString()
+    const earlier = new Date(Date.now() - 3_600_000).toUTCString()
+    expect((await api(sim, tok, '/services/data/v62.0/sobjects/Account/describe', { headers: { 'If-Modified-Since': later } })).status).toBe(304)
+    expect((await api(sim, tok, '/services/data/v62.0/sobjects', { headers: { 'If-Modified-Since': later } })).status).toBe(304)
+    expect((await api(sim, tok, '/services/data/v62.0/sobjects/Account/describe', { headers: { 'If-Modified-Since': earlier } })).status).toBe(200)
+  })
+})

@@ -69,7 +69,8 @@ describe('paging', () => {
     const rows = await all('SELECT Id, Email FROM Contact ORDER BY Email DESC NULLS LAST, Id', 200)
     const emails = rows.map((r) => r.Email)
     const nonNull = emails.filter((e) => e !== null)
-    expect(nonNull).toEqual([...nonNull].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? 1 : a.toLowerCase() > b.toLowerCase() ? -1 : 0)))
+    const collator = new Intl.Collator('en-US', { sensitivity: 'accent' })
+    for (let i = 1; i < nonNull.length; i++) expect(collator.compare(nonNull[i - 1], nonNull[i])).toBeGreaterThanOrEqual(0)
     expect(emails.slice(nonNull.length).every((e) => e === null)).toBe(true)
     const off = await ok('SELECT Id, Email FROM Contact ORDER BY Email DESC NULLS LAST, Id LIMIT 5 OFFSET 10')
     expect(off.records.map((r) => r.Id)).toEqual(rows.slice(10, 15).map((r) => r.Id))
@@ -166,6 +167,18 @@ describe('unsupported SOQL is refused, never answered wrongly', () => {
     const r = await q(soql)
     expect(r.status).toBe(400)
     expect(r.body[0].errorCode).toBe(code)
+  })
+})
+
+describe('ordering', () => {
+  it('sorts picklists in their defined order and text case-insensitively', async () => {
+    const rows = (await ok('SELECT Id, Rating, Name FROM Account ORDER BY Rating NULLS LAST, Name')).records
+    const order = ['Hot', 'Warm', 'Cold']
+    const ranks = rows.map((r) => (r.Rating === null ? 3 : order.indexOf(r.Rating)))
+    expect([...ranks].sort((a, b) => a - b)).toEqual(ranks)
+    const hot = rows.filter((r) => r.Rating === 'Hot').map((r) => r.Name as string)
+    const collator = new Intl.Collator('en-US', { sensitivity: 'accent' })
+    expect([...hot].sort(collator.compare)).toEqual(hot)
   })
 })
 

@@ -1,10 +1,11 @@
 // The route table of the web app, mounted under /app.
-import { createBrowserRouter } from 'react-router'
+import { createBrowserRouter, Navigate } from 'react-router'
 import { AppLayout } from './shell/AppLayout.tsx'
 import { HomePage } from './features/home/HomePage.tsx'
 import { RecordListPage } from './features/records/RecordListPage.tsx'
 import { RecordPage } from './features/records/RecordPage.tsx'
 import { CreateRecordPage, EditRecordPage } from './features/records/RecordFormPages.tsx'
+import { ApiClientsPage } from './features/settings/ApiClientsPage.tsx'
 import { NotFoundPage } from './components/NotFoundPage.tsx'
 
 export const router = createBrowserRouter(
@@ -14,6 +15,8 @@ export const router = createBrowserRouter(
       element: <AppLayout />,
       children: [
         { index: true, element: <HomePage /> },
+        { path: 'settings', element: <Navigate to="/settings/api" replace /> },
+        { path: 'settings/api', element: <ApiClientsPage /> },
         { path: ':kindPath', element: <RecordListPage /> },
         { path: ':kindPath/new', element: <CreateRecordPage /> },
         { path: ':kindPath/:id', element: <RecordPage /> },

@@ -52,6 +52,13 @@ export async function authorizeRoutes(app: FastifyInstance, opts: { clock: Clock
         await sendPage(reply, 400, authorizeErrorPage(err.message))
         return null
       }
+      // RFC 9700 §4.11.2: authenticate the user before any redirect, errors included (a self-registered
+      // client could otherwise bounce anyone to its registered phishing page with a bad request).
+      if (!(await signedIn(request))) {
+        const returnTo = request.method === 'GET' ? request.url : '/oauth/authorize?' + new URLSearchParams(params as Record<string, string>).toString()
+        await reply.redirect(`/sign-in?return_to=${encodeURIComponent(returnTo)}`, 303)
+        return null
+      }
       await redirectWith(reply, ctx.redirectUri, { error: err.error, error_description: err.message, state: params.state, iss: issuer })
       return null
     }

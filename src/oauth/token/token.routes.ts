@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../../shared/clock.ts'
 import { hitRateLimit } from '../../shared/rate-limit.ts'
 import { InvalidRequest, OAuthError, SlowDown, UnsupportedGrantType } from '../oauth.errors.ts'
-import { MAX_PARAM_LENGTH, TOKEN_REQUESTS_PER_MINUTE_PER_ADDRESS, TOKEN_REQUESTS_PER_MINUTE_PER_CLIENT } from '../oauth.defaults.ts'
+import { MAX_PARAM_LENGTH } from '../oauth.defaults.ts'
 import { resourcesOf } from '../resource.ts'
 import { authenticateClient } from './client-auth.ts'
 import { authorizationCodeGrant } from './grants/authorization-code.ts'
@@ -38,14 +38,14 @@ export async function tokenRoutes(app: FastifyInstance, opts: { clock: Clock }):
   app.post('/token', { schema: { hide: true } }, async (request, reply) => {
     const now = opts.clock.now()
     try {
-      const ip = await hitRateLimit(app.db, `token:ip:${request.ip}`, TOKEN_REQUESTS_PER_MINUTE_PER_ADDRESS, 60, now)
+      const ip = await hitRateLimit(app.db, `token:ip:${request.ip}`, app.config.tokenRatePerAddress, 60, now)
       if (!ip.allowed) throw new SlowDown(ip.retryAfterSeconds)
       const body = readForm(request)
       const grantType = body.grant_type
       if (!grantType) throw new InvalidRequest('grant_type is required.')
       if (grantType !== 'authorization_code' && grantType !== 'refresh_token') throw new UnsupportedGrantType(`grant_type ${grantType.slice(0, 64)} is not supported; use authorization_code or refresh_token.`)
       const client = await authenticateClient(app.db, request, body, now)
-      const perClient = await hitRateLimit(app.db, `token:client:${client.client_id}`, TOKEN_REQUESTS_PER_MINUTE_PER_CLIENT, 60, now)
+      const perClient = await hitRateLimit(app.db, `token:client:${client.client_id}`, app.config.tokenRatePerClient, 60, now)
       if (!perClient.allowed) throw new SlowDown(perClient.retryAfterSeconds)
       const usedBasic = /^basic /i.test(request.headers.authorization ?? '')
       const tokens =

@@ -1,18 +1,27 @@
-// The navbar: the overview and one link per record kind, highlighting the current one.
+// The navbar: the overview, one link per record kind, and (administrators only) Settings,
+// highlighting the current one.
 import { NavLink, Stack, Text } from '@mantine/core'
-import { IconLayoutDashboard } from '@tabler/icons-react'
+import { IconApi, IconLayoutDashboard } from '@tabler/icons-react'
 import { Link, useLocation } from 'react-router'
+import { useMe } from '../api/queries.ts'
 import { appKinds } from '../kinds.ts'
+
+function SectionLabel({ children }: { children: string }) {
+  return (
+    <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" pt="md" pb={4}>
+      {children}
+    </Text>
+  )
+}
 
 export function NavLinks() {
   const { pathname } = useLocation()
-  const section = pathname.split('/')[1] ?? ''
+  const me = useMe()
+  const [section = '', sub = ''] = pathname.split('/').slice(1)
   return (
     <Stack gap={2} component="nav" aria-label="Main">
       <NavLink component={Link} to="/" label="Overview" leftSection={<IconLayoutDashboard size={18} stroke={1.6} />} active={section === ''} />
-      <Text size="xs" fw={600} c="dimmed" tt="uppercase" px="sm" pt="md" pb={4}>
-        Records
-      </Text>
+      <SectionLabel>Records</SectionLabel>
       {appKinds.map(({ kind, icon: Icon }) => (
         <NavLink
           key={kind.path}
@@ -23,6 +32,12 @@ export function NavLinks() {
           active={section === kind.path}
         />
       ))}
+      {me.data?.role === 'admin' && (
+        <div role="group" aria-label="Settings">
+          <SectionLabel>Settings</SectionLabel>
+          <NavLink component={Link} to="/settings/api" label="API" leftSection={<IconApi size={18} stroke={1.6} />} active={section === 'settings' && sub === 'api'} />
+        </div>
+      )}
     </Stack>
   )
 }
