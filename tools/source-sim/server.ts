@@ -14,7 +14,7 @@ import type { SimContext } from './http/context.ts'
 import { installApiHooks } from './http/api-hooks.ts'
 import { oauthRoutes } from './http/oauth-routes.ts'
 import { restRoutes } from './http/rest-routes.ts'
-import { queryRoutes } from './http/query-routes.ts'
+import { dropQueryCaches, queryRoutes } from './http/query-routes.ts'
 import { bulkRoutes } from './http/bulk-routes.ts'
 import { controlRoutes, makeControl, type Control } from './http/control-routes.ts'
 
@@ -75,6 +75,8 @@ export async function startSourceSim(partial: Partial<SimOptions> = {}): Promise
     control,
     close: async () => {
       await app.close()
+      dropQueryCaches(production)
+      dropQueryCaches(sandbox)
     },
   }
 }

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { malformed } from '../errors.ts'
 import { compile, type Plan, type Pred } from '../soql/compile.ts'
-import { runPage } from '../soql/execute.ts'
+import { dropExecuteCaches, runPage } from '../soql/execute.ts'
 import { decodeLocator, encodeLocator, type LocatorState } from '../soql/locator.ts'
 import type { Org } from '../org.ts'
 import { orgOf, versionOf, type SimContext } from './context.ts'
@@ -104,6 +104,12 @@ function take(key: string): Rendered | undefined {
 function send(reply: FastifyReply, org: Org, version: string, state: LocatorState, r: Rendered) {
   readAhead(org, version, state, r)
   return reply.type('application/json;charset=UTF-8').send(r.body)
+}
+
+/** Forgets an org's compiled plans and read-ahead pages (called when its simulator closes). */
+export function dropQueryCaches(org: Org): void {
+  for (const m of [plans, ahead] as Array<Map<string, unknown>>) for (const k of [...m.keys()]) if (k.startsWith(`${org.instance}|`)) m.delete(k)
+  dropExecuteCaches(org.instance)
 }
 
 export function queryRoutes(app: FastifyInstance, ctx: SimContext): void {

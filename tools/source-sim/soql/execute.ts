@@ -21,6 +21,9 @@ class Lru<V> {
     if (v !== undefined) { this.m.delete(k); this.m.set(k, v) }
     return v
   }
+  drop(prefix: string): void {
+    for (const k of [...this.m.keys()]) if (k.startsWith(prefix)) this.m.delete(k)
+  }
   set(k: string, v: V): void {
     this.m.set(k, v)
     if (this.m.size > this.max) this.m.delete(this.m.keys().next().value as string)
@@ -28,6 +31,12 @@ class Lru<V> {
 }
 const sortedCache = new Lru<Int32Array>(8)
 const countCache = new Lru<number>(64)
+
+/** Cache keys start with the org's instance id; this drops one org's entries. */
+export function dropExecuteCaches(instance: string): void {
+  sortedCache.drop(`${instance}|`)
+  countCache.drop(`${instance}|`)
+}
 
 /** First index in [0, n) whose id compares > (or >=) the given id. */
 function lowerBound(d: ObjectData, n: number, id: string, strict: boolean): number {
