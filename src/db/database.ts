@@ -110,6 +110,8 @@ export interface OAuthTokenTable {
   org_id: string
   grant_id: string
   client_id: string
+  user_id: string
+  resource: string
   scopes: string[]
   created_at: Date | string
   expires_at: Date | string

@@ -17,8 +17,9 @@ export async function ensureClientAccess(db: Kysely<DB>, orgId: string, clientId
   await db.insertInto('oauth_client_access').values({ org_id: orgId, client_id: clientId }).onConflict((oc) => oc.doNothing()).execute()
 }
 
-export function findClientAccess(db: Kysely<DB>, orgId: string, clientId: string) {
-  return db.selectFrom('oauth_client_access').selectAll().where('org_id', '=', orgId).where('client_id', '=', clientId).executeTakeFirst()
+export function findClientAccess(db: Kysely<DB>, orgId: string, clientId: string, forShare = false) {
+  const q = db.selectFrom('oauth_client_access').selectAll().where('org_id', '=', orgId).where('client_id', '=', clientId)
+  return (forShare ? q.forShare() : q).executeTakeFirst()
 }
 
 /** Clients an organization created or whose tokens its people hold, newest first. */
@@ -42,8 +43,9 @@ export async function revokeClientAccess(db: Kysely<DB>, orgId: string, clientId
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
   await db.updateTable('oauth_clients').set({ revoked_at: now.toISOString() }).where('client_id', '=', clientId).where('org_id', '=', orgId).where('revoked_at', 'is', null).execute()
-  // Tokens also check the client's status on every use; marking them too keeps introspection plain.
+  // Bearer checks read only the token row: mark every grant and token of the client here.
   await sql`UPDATE oauth_grants SET revoked_at = ${now.toISOString()} WHERE org_id = ${orgId} AND client_id = ${clientId} AND revoked_at IS NULL`.execute(db)
+  await sql`UPDATE oauth_tokens SET revoked_at = ${now.toISOString()} WHERE org_id = ${orgId} AND client_id = ${clientId} AND revoked_at IS NULL`.execute(db)
   return Number(res.numUpdatedRows) > 0
 }
 

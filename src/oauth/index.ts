@@ -25,6 +25,13 @@ export async function oauthServer(app: FastifyInstance, opts: { clock: Clock }):
   await app.register(discoveryRoutes, { registrationEnabled: oauthDynamicRegistration })
   await app.register(
     async (api) => {
+      // Body parsing failures (a non-form or unknown media type, malformed or oversize body) answer
+      // RFC 6749 error JSON here too, never problem details (checklist C.24; decisions.md, Errors).
+      api.setErrorHandler((err: { statusCode?: number; message: string }, _request, reply) => {
+        if (!err.statusCode || err.statusCode >= 500) throw err
+        const status = err.statusCode === 413 ? 413 : 400
+        return reply.status(status).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).type('application/json').send(JSON.stringify({ error: 'invalid_request', error_description: status === 413 ? 'The request body is too large.' : 'The request body could not be read: unsupported media type or malformed body.' }))
+      })
       await api.register(tokenRoutes, { clock: opts.clock })
       await api.register(revocationRoutes, { clock: opts.clock })
       if (oauthDynamicRegistration) await api.register(registrationRoutes, { clock: opts.clock })

@@ -19,12 +19,14 @@ export async function revocationRoutes(app: FastifyInstance, opts: { clock: Cloc
       const client = await authenticateClient(app.db, request, body, now)
       if (!body.token) throw new InvalidRequest('token is required.')
       const hash = sha256(body.token)
-      const row = await lockToken(app.db, hash)
-      // RFC 7009 §2.2: an unknown or foreign token is answered 200 all the same.
-      if (row && row.client_id === client.client_id) {
-        if (row.kind === 'refresh') await revokeGrant(app.db, row.org_id, row.grant_id, now)
-        else await revokeToken(app.db, hash, now)
-      }
+      await app.db.transaction().execute(async (trx) => {
+        const row = await lockToken(trx, hash)
+        // RFC 7009 §2.2: an unknown or foreign token is answered 200 all the same.
+        if (row && row.client_id === client.client_id) {
+          if (row.kind === 'refresh') await revokeGrant(trx, row.org_id, row.grant_id, now)
+          else await revokeToken(trx, hash, now)
+        }
+      })
       return reply.headers({ 'cache-control': 'no-store' }).status(200).send()
     } catch (err) {
       if (err instanceof OAuthError) return sendOAuthError(reply, err)

@@ -19,8 +19,10 @@ export function insertGrant(trx: Kysely<DB>, row: Insertable<DB['oauth_grants']>
   return trx.insertInto('oauth_grants').values(row).execute()
 }
 
-export function revokeGrant(db: Kysely<DB>, orgId: string, grantId: string, now: Date) {
-  return db.updateTable('oauth_grants').set({ revoked_at: now.toISOString() }).where('org_id', '=', orgId).where('id', '=', grantId).where('revoked_at', 'is', null).execute()
+/** Revokes a grant and every token issued under it. */
+export async function revokeGrant(db: Kysely<DB>, orgId: string, grantId: string, now: Date): Promise<void> {
+  await db.updateTable('oauth_grants').set({ revoked_at: now.toISOString() }).where('org_id', '=', orgId).where('id', '=', grantId).where('revoked_at', 'is', null).execute()
+  await db.updateTable('oauth_tokens').set({ revoked_at: now.toISOString() }).where('org_id', '=', orgId).where('grant_id', '=', grantId).where('revoked_at', 'is', null).execute()
 }
 
 export function insertToken(trx: Kysely<DB>, row: Insertable<DB['oauth_tokens']>) {
@@ -53,21 +55,18 @@ export interface ActiveTokenRow {
 }
 
 /**
- * A token that is valid right now, read together with its grant, its client's status in the
- * organization and the person's membership: one query, so a revocation takes effect on the very
- * next request in every process, with no cache to invalidate.
+ * A token that is valid right now, with the person's role. Revocations of clients and grants mark
+ * their tokens, and a person removed from the organization loses the membership row, so this one
+ * primary-key lookup decides: a revocation takes effect on the very next request in every process,
+ * with no cache to invalidate.
  */
 export async function findActiveToken(db: Kysely<DB>, tokenHash: Buffer, now: Date): Promise<ActiveTokenRow | null> {
-  const at = now.toISOString()
   const res = await sql<ActiveTokenRow>`
-    SELECT t.kind, t.org_id, t.grant_id, t.client_id, g.user_id, t.scopes, g.resource, m.role, t.expires_at, t.created_at
+    SELECT t.kind, t.org_id, t.grant_id, t.client_id, t.user_id, t.scopes, t.resource, m.role, t.expires_at, t.created_at
     FROM oauth_tokens t
-    JOIN oauth_grants g ON g.org_id = t.org_id AND g.id = t.grant_id AND g.revoked_at IS NULL
-    JOIN oauth_clients c ON c.client_id = t.client_id AND c.revoked_at IS NULL
-    JOIN oauth_client_access a ON a.org_id = t.org_id AND a.client_id = t.client_id AND a.revoked_at IS NULL
-    JOIN memberships m ON m.org_id = g.org_id AND m.user_id = g.user_id
+    JOIN memberships m ON m.org_id = t.org_id AND m.user_id = t.user_id
     WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND t.used_at IS NULL
-      AND t.expires_at > CAST(${at} AS timestamptz)`.execute(db)
+      AND t.expires_at > CAST(${now.toISOString()} AS timestamptz)`.execute(db)
   return res.rows[0] ?? null
 }
 

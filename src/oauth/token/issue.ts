@@ -18,12 +18,12 @@ export interface TokenResponse {
 
 export async function issueTokens(
   trx: Kysely<DB>,
-  grant: { orgId: string; grantId: string; clientId: string; scopes: string[] },
+  grant: { orgId: string; grantId: string; clientId: string; userId: string; resource: string; scopes: string[] },
   now: Date,
 ): Promise<TokenResponse> {
   const access = `${ACCESS_TOKEN_PREFIX}${randomSecret(SECRET_BYTES)}`
   const refresh = `${REFRESH_TOKEN_PREFIX}${randomSecret(SECRET_BYTES)}`
-  const base = { org_id: grant.orgId, grant_id: grant.grantId, client_id: grant.clientId, scopes: grant.scopes, created_at: now.toISOString() }
+  const base = { org_id: grant.orgId, grant_id: grant.grantId, client_id: grant.clientId, user_id: grant.userId, resource: grant.resource, scopes: grant.scopes, created_at: now.toISOString() }
   await insertToken(trx, { ...base, token_hash: sha256(access), kind: 'access', expires_at: new Date(now.getTime() + ACCESS_TOKEN_TTL_SECONDS * 1000).toISOString() })
   await insertToken(trx, { ...base, token_hash: sha256(refresh), kind: 'refresh', expires_at: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString() })
   return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, scope: grant.scopes.join(' '), refresh_token: refresh }

@@ -43,7 +43,8 @@ export async function authorizationCodeGrant(
     if (body.resource !== undefined && normalizeResource(body.resource, resources) !== code.resource) {
       throw new InvalidTarget('resource differs from the one in the authorization request.')
     }
-    const access = await findClientAccess(trx, code.org_id, client.client_id)
+    // FOR SHARE: a concurrent revocation of this client waits for us, then marks our tokens too.
+    const access = await findClientAccess(trx, code.org_id, client.client_id, true)
     if (!access || access.revoked_at) throw new InvalidClient('This client has been revoked for the organization.', usedBasic)
     const grantId = uuidv7(now)
     await insertGrant(trx, {
@@ -57,7 +58,7 @@ export async function authorizationCodeGrant(
     })
     await markCodeConsumed(trx, code.code_hash, grantId, now)
     await touchClientAccess(trx, code.org_id, client.client_id, now)
-    return issueTokens(trx, { orgId: code.org_id, grantId, clientId: client.client_id, scopes: code.scopes }, now)
+    return issueTokens(trx, { orgId: code.org_id, grantId, clientId: client.client_id, userId: code.user_id, resource: code.resource, scopes: code.scopes }, now)
   })
   if ('replayed' in outcome) throw new InvalidGrant('The code was already used; the tokens issued from it are revoked.')
   return outcome

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../../db/database.ts'
 import { sha256 } from '../../../shared/ids.ts'
-import { touchClientAccess } from '../../client.repository.ts'
+import { findClientAccess, touchClientAccess } from '../../client.repository.ts'
 import { InvalidGrant, InvalidRequest, InvalidScope, InvalidTarget } from '../../oauth.errors.ts'
 import { normalizeResource, type Resources } from '../../resource.ts'
 import { parseScope } from '../../scopes.ts'
@@ -24,6 +24,8 @@ export async function refreshTokenGrant(db: Kysely<DB>, client: AuthenticatedCli
       await revokeGrant(trx, row.org_id, row.grant_id, now)
       return { reused: true }
     }
+    const access = await findClientAccess(trx, row.org_id, client.client_id, true)
+    if (!access || access.revoked_at) throw new InvalidGrant('This client has been revoked for the organization.')
     const active = await findActiveToken(trx, hash, now)
     if (!active) throw new InvalidGrant('The refresh token is expired or revoked.')
     let scopes = active.scopes
@@ -38,7 +40,7 @@ export async function refreshTokenGrant(db: Kysely<DB>, client: AuthenticatedCli
     }
     await markTokenUsed(trx, hash, now)
     await touchClientAccess(trx, row.org_id, client.client_id, now)
-    return issueTokens(trx, { orgId: row.org_id, grantId: row.grant_id, clientId: client.client_id, scopes }, now)
+    return issueTokens(trx, { orgId: row.org_id, grantId: row.grant_id, clientId: client.client_id, userId: active.user_id, resource: active.resource, scopes }, now)
   })
   if ('reused' in outcome) throw new InvalidGrant('The refresh token was already used; the grant is revoked.')
   return outcome
