@@ -1,10 +1,11 @@
-// Benchmark of the source-platform simulator (not a test): starts it in a child process with a
-// generated org of over a million records (Contact alone 1,000,000), logs in through OAuth, then
-// measures records/s through /query locator paging (2,000-row pages following nextRecordsUrl),
-// through keyset paging (WHERE Id > :last ORDER BY Id LIMIT 2000) and through Bulk API 2.0 CSV, with
-// the simulator's RSS before and after. A bare node:http server answering a fixed JSON page of the
-// same size is measured with the same client loop in the same run, so machine noise is visible.
-//   node bench/source-sim.ts [--contacts 1000000] [--pages N]
+// Benchmark of the source-platform simulator (not a test; results go to docs/benchmarks.md).
+// Starts the simulator in a child process with a generated org of 1.86 million records (Contact
+// alone 1,000,000), logs in through OAuth, and reads every Contact four ways, interleaved in
+// 200,000-record segments so all see the same machine load: /query locator paging (2,000-row pages
+// following nextRecordsUrl), keyset paging (WHERE Id > :last ORDER BY Id LIMIT 2000), Bulk API 2.0
+// CSV, and a baseline bare node:http server (own process) returning the simulator's first page with
+// the same client loop. Prints records/s, the simulator's CPU per record and its RSS over time.
+//   node bench/source-sim.ts [--contacts 1000000]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
@@ -48,108 +49,136 @@ async function login(url: string): Promise<string> {
   return tok.access_token
 }
 
-const rss = async (url: string) => ((await (await fetch(`${url}/__control/state`)).json()) as { memory: { rssBytes: number } }).memory.rssBytes
+const state = async (url: string) => (await (await fetch(`${url}/__control/state`)).json()) as { memory: { rssBytes: number }; cpuMicros: number }
+const rss = async (url: string) => (await state(url)).memory.rssBytes
+const cpu = async (url: string) => (await state(url)).cpuMicros
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`
 const rate = (n: number, ms: number) => Math.round((n * 1000) / ms)
 
-async function queryPaging(url: string, headers: Record<string, string>, first: string): Promise<{ records: number; ms: number; bytes: number; firstPage: string; rssSamples: number[] }> {
-  const t0 = performance.now()
-  let next: string | undefined = first
-  let records = 0, bytes = 0, firstPage = '', pages = 0
-  const rssSamples: number[] = []
-  while (next) {
-    // RSS every 100 pages (200,000 records): flat means serving does not accumulate per record.
-    if (pages++ % 100 === 99) rssSamples.push(await rss(url))
-    const text = await (await fetch(url + next, { headers })).text()
-    if (!firstPage) firstPage = text
-    bytes += text.length
-    const page = JSON.parse(text) as { records: unknown[]; nextRecordsUrl?: string; done: boolean }
-    records += page.records.length
-    next = page.nextRecordsUrl
+// Each method is a resumable walk over the whole Contact object; the benchmark advances all of
+// them in interleaved segments of 200,000 records, so each sees the same machine load (the
+// machine is shared: a method measured alone at a busy moment would look slower than it is).
+interface Walk { name: string; records: number; ms: number; cpuMs: number; done: boolean; step(): Promise<void> }
+
+function timed(name: string, fetchPage: () => Promise<boolean>): Walk {
+  const w: Walk = {
+    name, records: 0, ms: 0, cpuMs: 0, done: false,
+    async step() {
+      const t0 = performance.now()
+      w.done = await fetchPage()
+      w.ms += performance.now() - t0
+    },
   }
-  return { records, ms: performance.now() - t0, bytes, firstPage, rssSamples }
+  return w
 }
 
-async function keysetPaging(url: string, headers: Record<string, string>): Promise<{ records: number; ms: number }> {
-  const t0 = performance.now()
-  let last = '000000000000000AAA', records = 0
-  for (;;) {
+function locatorWalk(url: string, headers: Record<string, string>, soql: string, firstPage: { text: string }): Walk {
+  let next: string | undefined = `/services/data/v62.0/query?q=${encodeURIComponent(soql)}`
+  const w = timed('/query locator paging (2,000-row pages via nextRecordsUrl)', async () => {
+    const text = await (await fetch(url + next, { headers })).text()
+    if (!firstPage.text) firstPage.text = text
+    const page = JSON.parse(text) as { records: unknown[]; nextRecordsUrl?: string }
+    w.records += page.records.length
+    next = page.nextRecordsUrl
+    return !next
+  })
+  return w
+}
+
+function keysetWalk(url: string, headers: Record<string, string>): Walk {
+  let last = '000000000000000AAA'
+  const w = timed('/query keyset paging (WHERE Id > :last ORDER BY Id LIMIT 2000)', async () => {
     const soql = `SELECT ${FIELDS} FROM Contact WHERE Id > '${last}' ORDER BY Id LIMIT 2000`
     const page = (await (await fetch(`${url}/services/data/v62.0/query?q=${encodeURIComponent(soql)}`, { headers })).json()) as { records: Array<{ Id: string }> }
-    if (!page.records.length) break
-    records += page.records.length
-    last = page.records[page.records.length - 1].Id
-  }
-  return { records, ms: performance.now() - t0 }
+    w.records += page.records.length
+    if (page.records.length) last = page.records[page.records.length - 1].Id
+    return page.records.length < 2000
+  })
+  return w
 }
 
-async function bulk(url: string, headers: Record<string, string>): Promise<{ records: number; ms: number; pages: number }> {
-  const t0 = performance.now()
-  const job = (await (await fetch(`${url}/services/data/v62.0/jobs/query`, {
-    method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'query', query: `SELECT ${FIELDS} FROM Contact` }),
-  })).json()) as { id: string }
-  for (;;) {
-    const s = (await (await fetch(`${url}/services/data/v62.0/jobs/query/${job.id}`, { headers })).json()) as { state: string }
-    if (s.state === 'JobComplete') break
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  let locator: string | null = null, records = 0, pages = 0
-  do {
-    const res: Response = await fetch(`${url}/services/data/v62.0/jobs/query/${job.id}/results${locator ? `?locator=${locator}` : ''}`, { headers: { ...headers, Accept: 'text/csv' } })
-    // Count rows by the platform's header; quoted values may contain line breaks.
+async function bulkWalk(url: string, headers: Record<string, string>): Promise<Walk> {
+  let id = ''
+  let locator: string | null = null
+  const w = timed('Bulk API 2.0 CSV (job + 50,000-row result pages)', async () => {
+    if (!id) {
+      const job = (await (await fetch(`${url}/services/data/v62.0/jobs/query`, {
+        method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'query', query: `SELECT ${FIELDS} FROM Contact` }),
+      })).json()) as { id: string }
+      id = job.id
+      for (;;) {
+        const s = (await (await fetch(`${url}/services/data/v62.0/jobs/query/${id}`, { headers })).json()) as { state: string }
+        if (s.state === 'JobComplete') break
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+    const res: Response = await fetch(`${url}/services/data/v62.0/jobs/query/${id}/results${locator ? `?locator=${locator}` : ''}`, { headers: { ...headers, Accept: 'text/csv' } })
     const text = await res.text()
     if (!text.startsWith('"Id"')) throw new Error('unexpected CSV page')
-    records += Number(res.headers.get('sforce-numberofrecords'))
-    pages++
+    // Count rows by the platform's header; quoted values may contain line breaks.
+    w.records += Number(res.headers.get('sforce-numberofrecords'))
     locator = res.headers.get('sforce-locator')
-  } while (locator && locator !== 'null')
-  return { records, ms: performance.now() - t0, pages }
+    return locator === 'null'
+  })
+  return w
+}
+
+function baselineWalk(baseUrl: string, pages: number): Walk {
+  let n = 0
+  const w = timed('baseline: bare node:http server, fixed same-size JSON page, same client loop', async () => {
+    const page = (await (await fetch(baseUrl + '/')).json()) as { records: unknown[] }
+    w.records += page.records.length
+    return ++n >= pages
+  })
+  return w
 }
 
 async function main(): Promise<void> {
   const here = fileURLToPath(import.meta.url)
   const simMain = fileURLToPath(new URL('../tools/source-sim/main.ts', import.meta.url))
-  console.log(`node ${process.version}, ${(await import('node:os')).cpus().length} CPUs; generated org: --accounts 50000 --contacts ${CONTACTS}`)
+  const os = await import('node:os')
+  console.log(`node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`)
+  console.log(`simulator: --dataset generated --accounts 50000 --contacts ${CONTACTS}`)
 
   const t0 = performance.now()
   const { child, url } = await startChild([simMain, '--port', '0', '--dataset', 'generated', '--accounts', '50000', '--contacts', String(CONTACTS), '--api-limit', '10000000'])
+  let base: { child: ChildProcess; url: string } | null = null
   try {
     console.log(`simulator ready in ${Math.round(performance.now() - t0)} ms`)
     const tok = await login(url)
     const headers = { Authorization: `Bearer ${tok}` }
-    const rss0 = await rss(url)
     const counts = (await (await fetch(`${url}/services/data/v62.0/limits/recordCount`, { headers })).json()) as { sObjects: Array<{ count: number }> }
-    console.log(`org holds ${counts.sObjects.reduce((n, o) => n + o.count, 0)} records (Contact ${CONTACTS})`)
+    console.log(`org holds ${counts.sObjects.reduce((n, o) => n + o.count, 0)} records (Contact ${CONTACTS}); fields: ${FIELDS}`)
+    const rss0 = await rss(url)
 
-    const q = await queryPaging(url, headers, `/services/data/v62.0/query?q=${encodeURIComponent(`SELECT ${FIELDS} FROM Contact`)}`)
-    const rss1 = await rss(url)
-    console.log(`/query locator paging: ${q.records} records in ${Math.round(q.ms)} ms = ${rate(q.records, q.ms)} records/s (${(q.bytes / 1048576).toFixed(0)} MB JSON, ${Math.ceil(q.records / 2000)} pages)`)
-    console.log(`  simulator RSS every 200,000 records served: ${q.rssSamples.map(mb).join(', ')}`)
-
-    const k = await keysetPaging(url, headers)
-    const rss2 = await rss(url)
-    console.log(`/query keyset paging (Id > :last ORDER BY Id LIMIT 2000): ${k.records} records in ${Math.round(k.ms)} ms = ${rate(k.records, k.ms)} records/s`)
-
-    const b = await bulk(url, headers)
-    const rss3 = await rss(url)
-    console.log(`Bulk 2.0 CSV: ${b.records} records in ${Math.round(b.ms)} ms = ${rate(b.records, b.ms)} records/s (${b.pages} result pages)`)
-    console.log(`simulator RSS: ${mb(rss0)} after start, ${mb(rss1)} after /query paging, ${mb(rss2)} after keyset paging, ${mb(rss3)} after Bulk`)
-
-    // Baseline: a bare node:http server returning the simulator's first page verbatim.
+    // The baseline serves the simulator's own first page, so it needs that page first.
+    const firstPage = { text: '' }
+    const loc = locatorWalk(url, headers, `SELECT ${FIELDS} FROM Contact`, firstPage)
+    await loc.step()
     const pageFile = join(mkdtempSync(join(tmpdir(), 'source-sim-bench-')), 'page.json')
-    writeFileSync(pageFile, q.firstPage)
-    const base = await startChild([here, '--baseline-server'], { BASELINE_PAGE_FILE: pageFile })
-    try {
-      const pages = Math.ceil(q.records / 2000)
-      const bt0 = performance.now()
-      let n = 0
-      for (let i = 0; i < pages; i++) n += ((await (await fetch(base.url + '/')).json()) as { records: unknown[] }).records.length
-      const bms = performance.now() - bt0
-      console.log(`baseline (bare node:http, fixed same-size page, same client loop): ${n} records in ${Math.round(bms)} ms = ${rate(n, bms)} records/s`)
-    } finally {
-      base.child.kill()
+    writeFileSync(pageFile, firstPage.text)
+    base = await startChild([here, '--baseline-server'], { BASELINE_PAGE_FILE: pageFile })
+
+    const walks = [loc, keysetWalk(url, headers), await bulkWalk(url, headers), baselineWalk(base.url, Math.ceil(CONTACTS / 2000))]
+    const rssSamples: number[] = []
+    const SEGMENT = 200_000
+    for (let seg = 1; walks.some((w) => !w.done); seg++) {
+      for (const w of walks) {
+        // The simulator's own CPU time per method: a load-independent cost per record.
+        const c0 = await cpu(url)
+        while (!w.done && w.records < seg * SEGMENT) await w.step()
+        w.cpuMs += ((await cpu(url)) - c0) / 1000
+      }
+      rssSamples.push(await rss(url))
     }
+    for (const w of walks) {
+      const perRecord = w === walks[3] ? '' : `; simulator CPU ${((w.cpuMs * 1000) / w.records).toFixed(1)} µs/record = ${rate(w.records, w.cpuMs)} records per CPU-second`
+      console.log(`${w.name}: ${w.records} records in ${Math.round(w.ms)} ms = ${rate(w.records, w.ms)} records/s${perRecord}`)
+    }
+    console.log(`simulator RSS: ${mb(rss0)} after start; after each 200,000 records per method: ${rssSamples.map(mb).join(', ')}`)
+    console.log(`load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`)
   } finally {
+    base?.child.kill()
     child.kill()
   }
 }

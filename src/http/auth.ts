@@ -56,7 +56,8 @@ export function requireScopes(...needed: Scope[]) {
     // Ask for what was granted plus what is needed: some clients replace their scope with the challenge's.
     const scope = [...new Set([...auth.scopes, ...needed])].join(' ')
     throw new Forbidden(`This call needs the scope${needed.length > 1 ? 's' : ''} ${needed.join(' and ')}.`, 'insufficient_scope', {
-      'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"`,
+      // RFC 6750 §3.1 plus RFC 9728 §5.1, so a client can step up without guessing where to ask.
+      'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${request.server.config.publicUrl}/.well-known/oauth-protected-resource"`,
     })
   }
 }

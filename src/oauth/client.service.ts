@@ -28,6 +28,7 @@ export interface CreatedClient {
 export function clientInputProblems(input: ClientInput): FieldError[] {
   const errors: FieldError[] = []
   if (input.name.trim() === '' || input.name.length > MAX_CLIENT_NAME) errors.push({ field: 'name', message: `must be 1 to ${MAX_CLIENT_NAME} characters` })
+  if (input.name.includes('\0')) errors.push({ field: 'name', message: 'must not contain NUL characters' }) // a 500 in PostgreSQL otherwise
   if (input.redirectUris.length === 0 || input.redirectUris.length > MAX_REDIRECT_URIS) errors.push({ field: 'redirect_uris', message: `must list 1 to ${MAX_REDIRECT_URIS} URIs` })
   input.redirectUris.forEach((uri, i) => {
     const problem = redirectUriProblem(uri)

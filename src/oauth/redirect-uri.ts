@@ -17,6 +17,7 @@ export function isLoopback(url: URL): boolean {
 export function redirectUriProblem(raw: string): string | null {
   if (raw.length > MAX_PARAM_LENGTH) return 'is too long'
   if (raw.includes('#')) return 'must not contain a fragment'
+  if (/[\u0000-\u001f\u007f]/.test(raw)) return 'must not contain control characters'
   let url: URL
   try {
     url = new URL(raw)

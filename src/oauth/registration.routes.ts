@@ -38,7 +38,7 @@ function validate(body: RegistrationRequest) {
   if (!Array.isArray(grants) || grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) throw new InvalidClientMetadata('grant_types may contain authorization_code and refresh_token only.')
   const responses = body.response_types ?? ['code']
   if (!Array.isArray(responses) || responses.some((r) => r !== 'code')) throw new InvalidClientMetadata('response_types may contain code only.')
-  if (body.client_name !== undefined && (typeof body.client_name !== 'string' || body.client_name.length > MAX_CLIENT_NAME)) throw new InvalidClientMetadata('client_name must be a string of at most 200 characters.')
+  if (body.client_name !== undefined && (typeof body.client_name !== 'string' || body.client_name.length > MAX_CLIENT_NAME || body.client_name.includes('\0'))) throw new InvalidClientMetadata('client_name must be a string of at most 200 characters.')
   let scopes = [...SUPPORTED_SCOPES] as string[]
   if (body.scope !== undefined) {
     if (typeof body.scope !== 'string') throw new InvalidClientMetadata('scope must be a space-separated string.')

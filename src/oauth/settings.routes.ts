@@ -86,6 +86,7 @@ export async function settingsRoutes(app: FastifyInstance, opts: { clock: Clock 
     },
     async (request, reply) => {
       const { client_id } = request.params as { client_id: string }
+      if (client_id.includes('\0')) throw new NotFound('API client') // no id holds NUL (a 500 in PostgreSQL otherwise)
       const ok = await app.db.transaction().execute((trx) => revokeClientAccess(trx, request.auth!.orgId, client_id, opts.clock.now()))
       if (!ok) throw new NotFound('API client')
       return reply.status(204).send()

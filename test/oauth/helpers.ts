@@ -29,7 +29,9 @@ export interface OAuthHarness {
 export async function createHarness(target: TargetName, overrides: Record<string, string> = {}): Promise<OAuthHarness> {
   const tdb = await createTestDatabase(target)
   const clock = new ManualClock()
-  const app = await buildApp({ config: testConfig(overrides), database: tdb.database, logger: false, clock })
+  // OAUTH_TEST_LOG=1 shows the server's log (e.g. the cause of a 500).
+  const logger = process.env.OAUTH_TEST_LOG ? { level: 'error' } : false
+  const app = await buildApp({ config: testConfig(overrides), database: tdb.database, logger, clock })
   await app.ready()
   return { tdb, app, clock }
 }

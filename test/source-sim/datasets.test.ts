@@ -40,6 +40,7 @@ describe.skipIf(projects.length === 0)('sObject-tree datasets', () => {
       for (const r of records) byType.set(r.attributes.type, [...(byType.get(r.attributes.type) ?? []), r])
       const rc = (await api(sim, tok, `/services/data/v62.0/limits/recordCount?sObjects=${[...byType.keys()].join(',')}`)).body
       for (const [type, list] of byType) expect(rc.sObjects.find((s: { name: string }) => s.name.toLowerCase() === type.toLowerCase())?.count, type).toBe(list.length)
+      const sobjects = (await api(sim, tok, '/services/data/v62.0/sobjects')).body.sobjects as Array<{ name: string; keyPrefix: string }>
       // Reference fields are those holding `@Ref` values in the files.
       for (const [type, list] of byType) {
         const refFields = new Set(list.flatMap((r) => Object.entries(r).filter(([, v]) => typeof v === 'string' && v.startsWith('@')).map(([k]) => k)))
@@ -49,11 +50,19 @@ describe.skipIf(projects.length === 0)('sObject-tree datasets', () => {
           const expected = list.filter((r) => typeof r[field] === 'string' && String(r[field]).startsWith('@')).length
           const ids = rows.map((r) => r[canonical]).filter((v): v is string => typeof v === 'string')
           expect(ids.length, `${type}.${field}`).toBe(expected)
+          // Each referenced id must exist in the object its key prefix names.
+          const byPrefix = new Map<string, string[]>()
           for (const id of new Set(ids)) {
             expect(id).toMatch(/^[a-zA-Z0-9]{18}$/)
-            const desc = (await api(sim, tok, '/services/data/v62.0/sobjects')).body.sobjects.find((s: { keyPrefix: string }) => s.keyPrefix === id.slice(0, 3))
-            const found = await q(`SELECT Id FROM ${desc.name} WHERE Id = '${id}'`)
-            expect(found.totalSize, `${type}.${field} -> ${id}`).toBe(1)
+            byPrefix.set(id.slice(0, 3), [...(byPrefix.get(id.slice(0, 3)) ?? []), id])
+          }
+          for (const [prefix, list] of byPrefix) {
+            const target = sobjects.find((s) => s.keyPrefix === prefix)!
+            for (let k = 0; k < list.length; k += 200) {
+              const chunk = list.slice(k, k + 200)
+              const found = await q(`SELECT Id FROM ${target.name} WHERE Id IN (${chunk.map((x) => `'${x}'`).join(',')})`)
+              expect(found.totalSize, `${type}.${field} -> ${target.name}`).toBe(chunk.length)
+            }
           }
         }
       }

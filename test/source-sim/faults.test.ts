@@ -50,11 +50,18 @@ describe('fault injection', () => {
     expect((await limits()).status).toBe(200)
   })
 
-  it('slows responses', async () => {
+  it('slows responses (only on matching paths when pathContains is set)', async () => {
     await control('faults', { delayMs: 150 })
-    const t0 = performance.now()
+    let t0 = performance.now()
     await limits()
     expect(performance.now() - t0).toBeGreaterThanOrEqual(140)
+    await control('faults', { delayMs: 500, pathContains: '/query' })
+    t0 = performance.now()
+    await limits()
+    expect(performance.now() - t0).toBeLessThan(400)
+    t0 = performance.now()
+    await api(sim, tok, `/services/data/v62.0/query?q=${encodeURIComponent('SELECT Id FROM User')}`)
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(490)
   })
 
   it('expires every session now (401 INVALID_SESSION_ID), refresh works after', async () => {

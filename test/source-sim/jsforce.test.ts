@@ -62,6 +62,19 @@ describe('jsforce v3 against the simulator', () => {
     expect(next.totalSize).toBe(first.totalSize)
   })
 
+  it('SObject find/retrieve, scanAll (queryAll) and TYPEOF through the SOQL builder', async () => {
+    const found = await conn.sobject('Contact').find({ LastName: { $like: 'S%' } }, ['Id', 'LastName', 'Account.Name']).sort('-CreatedDate').limit(5).execute()
+    expect(found.length).toBe(5)
+    expect(found.every((c) => String(c.LastName).toLowerCase().startsWith('s'))).toBe(true)
+    const one = await conn.sobject('Account').retrieve(found[0].Account ? (await conn.query<{ AccountId: string }>(`SELECT AccountId FROM Contact WHERE Id = '${found[0].Id}'`)).records[0].AccountId : '')
+    expect(one.Id).toMatch(/^001/)
+    const all = await conn.query('SELECT COUNT() FROM Account', { scanAll: true })
+    const live = await conn.query('SELECT COUNT() FROM Account')
+    expect(all.totalSize).toBeGreaterThan(live.totalSize)
+    const ev = await conn.query<{ Who: { attributes: { type: string } } | null }>('SELECT Id, TYPEOF Who WHEN Contact THEN LastName, Email WHEN Lead THEN LastName, Company END FROM Event LIMIT 50')
+    expect(ev.records.some((r) => r.Who?.attributes.type === 'Lead')).toBe(true)
+  })
+
   it('tooling.query for triggers, flows and workflow rules; FlowDefinitionView through /query', async () => {
     const t = await conn.tooling.query<{ TableEnumOrId: string; Status: string }>('SELECT Id, Name, TableEnumOrId, Status, UsageAfterInsert FROM ApexTrigger')
     expect(t.totalSize).toBeGreaterThan(0)

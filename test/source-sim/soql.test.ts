@@ -200,3 +200,26 @@ describe('keyset templates', () => {
     }
   })
 })
+
+describe('LIKE', () => {
+  it('treats \\% and \\_ as literals and _ as one character', async () => {
+    const names = (await all('SELECT Id, LastName FROM Contact')).map((r) => r.LastName as string | null)
+    const count = async (pattern: string) => (await ok(`SELECT COUNT() FROM Contact WHERE LastName LIKE '${pattern}'`)).totalSize
+    expect(await count('\\%%')).toBe(names.filter((n) => n?.startsWith('%')).length)
+    expect(await count('%\\\\backslash%')).toBe(names.filter((n) => n?.includes('\\backslash')).length)
+    expect(await count('_mith')).toBe(names.filter((n) => n !== null && n.length === 5 && n.toLowerCase().endsWith('mith')).length)
+    expect(await count('SMITH')).toBe(names.filter((n) => n?.toLowerCase() === 'smith').length)
+  })
+})
+
+describe('thread order', () => {
+  it('returns case comments ordered by ParentId, CreatedDate, Id across pages', async () => {
+    const rows = await all('SELECT Id, ParentId, CommentBody, IsPublished, CreatedDate, CreatedById FROM CaseComment ORDER BY ParentId, CreatedDate, Id', 500)
+    expect(rows.length).toBe(1400)
+    const key = (r: Record<string, any>) => `${r.ParentId}|${r.CreatedDate}|${r.Id}`
+    expect(rows.map(key)).toEqual([...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)).map(key))
+    const desc = await all('SELECT Id, ParentId, CreatedDate FROM CaseComment ORDER BY ParentId DESC, CreatedDate, Id', 500)
+    expect(new Set(desc.map((r) => r.Id)).size).toBe(1400)
+    for (let i = 1; i < desc.length; i++) expect(desc[i - 1].ParentId >= desc[i].ParentId).toBe(true)
+  })
+})

@@ -60,3 +60,51 @@ export function to18(id: string): string {
 export function looksLikeId(v: string): boolean {
   return /^[a-zA-Z0-9]{15}(?:[A-Z0-5]{3})?$/.test(v)
 }
+
+/**
+ * makeId for one object, faster for runs of nearby indices (serving pages): the 6-char head and
+ * the high digits with their case bits are reused while only the 2 low digits change.
+ */
+export class IdMaker {
+  private readonly head: string
+  private readonly headBits: number
+  private lastHigh = -1
+  private highDigits = ''
+  private highBits = 0
+
+  constructor(prefix: string, pod: string) {
+    this.head = prefix + pod + '0'
+    this.headBits = caseBits(this.head)
+  }
+
+  id(index: number): string {
+    const n = index + 1
+    const high = Math.floor(n / 3844)
+    if (high !== this.lastHigh) {
+      let hd = ''
+      let h = high
+      for (let i = 0; i < WIDTH - 2; i++) {
+        hd = DIGITS[h % 62] + hd
+        h = Math.floor(h / 62)
+      }
+      this.lastHigh = high
+      this.highDigits = hd
+      this.highBits = caseBits(hd) << 6
+    }
+    const low = n % 3844
+    // Bits of the 15 chars (bit k = char k is upper case), split into three 5-bit suffix chars.
+    const bits = this.headBits | this.highBits | (LOW2_BITS[low] << 13)
+    return this.head + this.highDigits + LOW2[low] + SUFFIX[bits & 31] + SUFFIX[(bits >> 5) & 31] + SUFFIX[(bits >> 10) & 31]
+  }
+}
+
+function caseBits(s: string): number {
+  let b = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 65 && c <= 90) b |= 1 << i
+  }
+  return b
+}
+
+const LOW2_BITS: number[] = LOW2.map(caseBits)

@@ -68,7 +68,8 @@ export function buildOrg(opts: DatasetOptions, sandbox: boolean): Org {
   }
   if (opts.dataset === 'demo' || opts.dataset === 'generated' || sandbox) {
     // The sandbox is always generated: a smaller org with its own seed, whatever production holds.
-    const base = opts.dataset === 'demo' || opts.dataset !== 'generated' ? DEMO : opts.gen
+    // Sandbox of a generated org: a tenth of its size; of the demo or a tree dataset: from the demo preset.
+    const base = opts.dataset === 'generated' ? opts.gen : DEMO
     const g = sandbox ? { seed: base.seed + 1, accounts: Math.max(40, Math.floor(base.accounts / 10)) } : base
     ;({ defs, data } = generated(g))
     source = sandbox ? `sandbox(seed=${g.seed}, accounts=${g.accounts})` : `${opts.dataset}(seed=${g.seed}, accounts=${g.accounts})`

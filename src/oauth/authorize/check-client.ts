@@ -10,6 +10,7 @@ export const checkClient: AuthorizeCheck = async (ctx) => {
   const clientId = ctx.params.client_id
   if (!clientId) throw new InvalidClientRequest('client_id is missing.')
   if (clientId.length > MAX_PARAM_LENGTH) throw new InvalidClientRequest('client_id is too long.')
+  if (clientId.includes('\0')) throw new InvalidClientRequest('This application is not registered here (unknown client_id).') // NUL: a 500 in PostgreSQL
   const row = clientId.startsWith('https://')
     ? await resolveMetadataDocumentClient(ctx.db, clientId, { allowPrivate: ctx.allowPrivateOutbound })
     : await findClient(ctx.db, clientId)

@@ -32,11 +32,15 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   const colon = decoded.indexOf(':')
   if (colon < 0) throw new InvalidRequest('Malformed Basic credentials.')
   // RFC 6749 §2.3.1: id and secret are form-urlencoded inside the Basic value.
+  let credentials: { id: string; secret: string }
   try {
-    return { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) }
+    credentials = { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) }
   } catch {
     throw new InvalidRequest('Malformed Basic credentials.')
   }
+  // NUL cannot be stored or compared by PostgreSQL (a 500 otherwise); no client id or secret holds one.
+  if (credentials.id.includes('\0') || credentials.secret.includes('\0')) throw new InvalidRequest('Malformed Basic credentials.')
+  return credentials
 }
 
 const WINDOW = 300

@@ -27,6 +27,8 @@ export function readForm(request: FastifyRequest): Record<string, string> {
     if (Array.isArray(v)) throw new InvalidRequest(`${k} must appear only once.`)
     const value = String(v)
     if (value.length > MAX_PARAM_LENGTH) throw new InvalidRequest(`${k} is too long.`)
+    // NUL cannot be stored or compared by PostgreSQL (a 500 otherwise); no valid parameter holds one.
+    if (value.includes('\0') || k.includes('\0')) throw new InvalidRequest('Parameters must not contain NUL characters.')
     out[k] = value
   }
   return out

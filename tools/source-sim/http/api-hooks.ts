@@ -13,7 +13,7 @@ export function installApiHooks(app: FastifyInstance, ctx: SimContext): void {
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     if (!isApi(req.url)) return
     const decision = ctx.faults.decide(req.url, req.url.includes('/query'))
-    if (ctx.faults.config.delayMs > 0) await new Promise((r) => setTimeout(r, ctx.faults.config.delayMs))
+    if (ctx.faults.config.delayMs > 0 && ctx.faults.applies(req.url)) await new Promise((r) => setTimeout(r, ctx.faults.config.delayMs))
     if (decision === 'drop') {
       req.raw.socket.destroy()
       return reply.hijack()
@@ -32,7 +32,7 @@ export function installApiHooks(app: FastifyInstance, ctx: SimContext): void {
   })
 
   app.addHook('onSend', async (req, reply, payload) => {
-    if (isApi(req.url) || req.url.startsWith('/services/oauth2/userinfo')) {
+    if (req.url.startsWith('/services/data') || req.url.startsWith('/services/oauth2/userinfo')) {
       const org = (req as FastifyRequest & { simOrg?: Org }).simOrg ?? ctx.production
       reply.header('Sforce-Limit-Info', ctx.allowances.get(org.orgId)!.header())
     }

@@ -37,6 +37,10 @@ export function makeControl(ctx: SimContext): Control {
       tokenTtlSeconds: ctx.sessions.ttlMs / 1000,
       // For benchmarks: memory must stay flat however many records are served.
       memory: { rssBytes: process.memoryUsage().rss, heapUsedBytes: process.memoryUsage().heapUsed },
+      cpuMicros: (() => {
+        const c = process.cpuUsage()
+        return c.user + c.system
+      })(),
       orgs: [ctx.production, ctx.sandbox].map((o) => ({ orgId: o.orgId, userId: o.userId, sandbox: o.sandbox, source: o.source })),
     }),
   }

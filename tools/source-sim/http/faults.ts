@@ -49,9 +49,14 @@ export class Faults {
     return Math.floor((k + 1) * rate) > Math.floor(k * rate)
   }
 
+  /** Whether a call to this path is subject to faults at all (pathContains filter). */
+  applies(path: string): boolean {
+    return !this.config.pathContains || path.includes(this.config.pathContains)
+  }
+
   decide(path: string, isQuery: boolean): FaultDecision {
     const c = this.config
-    if (c.pathContains && !path.includes(c.pathContains)) return null
+    if (!this.applies(path)) return null
     if (this.hit('drop', c.dropRate)) return 'drop'
     if (this.hit('error', c.errorRate)) return 'error'
     if (isQuery && this.hit('timeout', c.queryTimeoutRate)) return 'timeout'

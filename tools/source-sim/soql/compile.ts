@@ -85,6 +85,22 @@ function literal(raw: string, type: string | undefined, dateVar: number | undefi
   }
 }
 
+/** LIKE pattern -> anchored regex source: `%` any run, `_` one char, `\%` `\_` literal. */
+export function likeSource(pattern: string): string {
+  let src = '^'
+  for (let i = 0; i < pattern.length; i++) {
+    let c = pattern[i]
+    if (c === '\\' && i + 1 < pattern.length) {
+      c = pattern[++i]
+      const mapped = ({ n: '\n', r: '\r', t: '\t' } as Record<string, string>)[c] ?? c
+      src += mapped.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+    } else if (c === '%') src += '.*'
+    else if (c === '_') src += '.'
+    else src += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+  }
+  return src + '$'
+}
+
 const OPS = new Set(['=', '!=', '<>', '<', '<=', '>', '>=', 'LIKE', 'IN', 'NOT IN'])
 
 function condition(schema: SchemaIndex, obj: ObjectInfo, c: Condition): Pred {
@@ -98,7 +114,10 @@ function condition(schema: SchemaIndex, obj: ObjectInfo, c: Condition): Pred {
   const types = Array.isArray(cc.literalType) ? cc.literalType : raws.map(() => cc.literalType as string | undefined)
   const vars = Array.isArray(cc.dateLiteralVariable) ? cc.dateLiteralVariable : raws.map(() => cc.dateLiteralVariable as number | undefined)
   if ((op === 'IN' || op === 'NOT IN') !== Array.isArray(cc.value)) throw malformed(`${op} needs ${op.endsWith('IN') ? 'a list' : 'a single value'}`)
-  if (op === 'LIKE' && types[0] !== 'STRING') throw malformed('LIKE needs a string')
+  if (op === 'LIKE') {
+    if (types[0] !== 'STRING') throw malformed('LIKE needs a string')
+    return { kind: 'cmp', path, op, values: [likeSource(String(raws[0]).slice(1, -1))] }
+  }
   return { kind: 'cmp', path, op: op === '<>' ? '!=' : op, values: raws.map((r, i) => literal(r, types[i], vars[i], path)) }
 }
 

@@ -69,14 +69,14 @@ export function compareValues(t: FieldType, a: unknown, b: unknown): number {
 // platform: `'b' > 'A'`, `'é'` next to `'e'`.
 const TEXT = new Intl.Collator('en-US', { sensitivity: 'accent' })
 
+/** LIKE values are compiled to regex sources (see likeSource); case-insensitive as on the platform. */
 const likeCache = new Map<string, RegExp>()
-function likeRe(pattern: string): RegExp {
-  let re = likeCache.get(pattern)
+function likeRe(src: string): RegExp {
+  let re = likeCache.get(src)
   if (!re) {
-    const src = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')
-    re = new RegExp(`^${src}$`, 'is')
+    re = new RegExp(src, 'is')
     if (likeCache.size > 500) likeCache.clear()
-    likeCache.set(pattern, re)
+    likeCache.set(src, re)
   }
   return re
 }
@@ -135,9 +135,11 @@ export function test(ctx: EvalCtx, info: ObjectInfo, d: ObjectData, i: number, p
   }
 }
 
-export function sortComparator(ctx: EvalCtx, info: ObjectInfo, d: ObjectData, keys: OrderKey[]): (a: number, b: number) => number {
+/** ORDER BY comparator on record indices; `memo` caches values (for sorting, not for one pass). */
+export function sortComparator(ctx: EvalCtx, info: ObjectInfo, d: ObjectData, keys: OrderKey[], memo = true): (a: number, b: number) => number {
   const cache = keys.map(() => new Map<number, unknown>())
   const get = (k: number, i: number) => {
+    if (!memo) return pathValue(ctx, info, d, i, keys[k].path)
     let v = cache[k].get(i)
     if (v === undefined && !cache[k].has(i)) { v = pathValue(ctx, info, d, i, keys[k].path); cache[k].set(i, v) }
     return v

@@ -36,6 +36,30 @@ const countCache = new Lru<number>(64)
 export function dropExecuteCaches(instance: string): void {
   sortedCache.drop(`${instance}|`)
   countCache.drop(`${instance}|`)
+  orderCache.drop(`${instance}|`)
+}
+
+const orderCache = new Lru<boolean>(64)
+
+/**
+ * Whether the matching records, in index order, already satisfy the ORDER BY: one pass with no
+ * memory, stopping at the first pair out of order. Generated data often is (thread order).
+ */
+function inIndexOrder(ctx: ProjectCtx, plan: Plan, key: string, bound: number, matches: (i: number) => boolean): boolean {
+  let known = orderCache.get(key)
+  if (known === undefined) {
+    const d = dataOf(ctx, plan.object.def.name)
+    const cmp = sortComparator(ctx, plan.object, d, plan.orderBy, false)
+    known = true
+    let prev = -1
+    for (let i = 0; i < bound; i++) {
+      if (!matches(i)) continue
+      if (prev >= 0 && cmp(prev, i) > 0) { known = false; break }
+      prev = i
+    }
+    orderCache.set(key, known)
+  }
+  return known
 }
 
 /** First index in [0, n) whose id compares > (or >=) the given id. */
@@ -89,6 +113,11 @@ export function runPage(ctx: ProjectCtx, plan: Plan, key: string, cursor: Cursor
     len = r.hi - r.lo
     at = desc ? (pos) => r.hi - 1 - pos : (pos) => r.lo + pos
     exact = r.exact
+  } else if (inIndexOrder(ctx, plan, key, bound, matches)) {
+    // Already in the requested order (e.g. comment threads by ParentId, CreatedDate): scan, no sort.
+    len = bound
+    at = (pos) => pos
+    exact = !plan.where
   } else {
     let sorted = sortedCache.get(key)
     if (!sorted) {

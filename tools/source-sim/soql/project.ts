@@ -113,12 +113,9 @@ function keysOf(plan: Plan): string[] | null {
 }
 
 /** JSON string literal; strings needing no escapes (the vast majority) skip JSON.stringify. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
 function quote(s: string): string {
-  for (let k = 0; k < s.length; k++) {
-    const c = s.charCodeAt(k)
-    if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(s)
-  }
-  return '"' + s + '"'
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : '"' + s + '"'
 }
 
 function jsonValue(v: unknown): string {

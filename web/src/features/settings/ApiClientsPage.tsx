@@ -3,6 +3,7 @@
 import { Button, EmptyState, Paper, Skeleton, Stack, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { IconApi, IconLock, IconPlus } from '@tabler/icons-react'
+import { Link } from 'react-router'
 import { ApiError } from '../../api/client.ts'
 import { useMe } from '../../api/queries.ts'
 import { useApiClients } from '../../api/settings.ts'
@@ -20,7 +21,13 @@ function AdminsOnly({ organization }: { organization: string }) {
       withIndicatorBackground
       title="Only administrators can manage API clients"
       description={`API clients give integrations access to the data of ${organization}, so only its administrators can see, create or revoke them. Ask an administrator if you need one.`}
-    />
+    >
+      <EmptyState.Actions>
+        <Button component={Link} to="/" variant="light">
+          Go to overview
+        </Button>
+      </EmptyState.Actions>
+    </EmptyState>
   )
 }
 

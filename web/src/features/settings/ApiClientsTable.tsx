@@ -15,6 +15,23 @@ function formatDay(value: string): string {
   return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
 }
 
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 86400],
+  ['month', 30 * 86400],
+  ['day', 86400],
+  ['hour', 3600],
+  ['minute', 60],
+]
+
+/** "3 hours ago", "yesterday"; "just now" under a minute. */
+function timeAgo(value: string): string {
+  const seconds = (new Date(value).getTime() - Date.now()) / 1000
+  if (Number.isNaN(seconds)) return value
+  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
+  for (const [unit, size] of UNITS) if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit)
+  return 'just now'
+}
+
 function Registration({ client }: { client: ApiClient }) {
   const { label, warn } = registrationText(client)
   if (!warn) {
@@ -50,7 +67,7 @@ function ClientRow({ client }: { client: ApiClient }) {
       </Table.Td>
       <Table.Td>
         <Group gap={4} wrap="nowrap" preventGrowOverflow={false}>
-          <Code fz={12} style={{ whiteSpace: 'nowrap' }}>
+          <Code fz={12} title={client.client_id} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: 200, display: 'inline-block' }}>
             {client.client_id}
           </Code>
           <CopyButton value={client.client_id} timeout={2000}>
@@ -81,9 +98,17 @@ function ClientRow({ client }: { client: ApiClient }) {
         </Tooltip>
       </Table.Td>
       <Table.Td>
-        <Text size="sm" c={client.last_used_at ? undefined : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
-          {client.last_used_at ? formatDateTime(client.last_used_at) : 'Never'}
-        </Text>
+        {client.last_used_at ? (
+          <Tooltip label={formatDateTime(client.last_used_at)} withArrow>
+            <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+              {timeAgo(client.last_used_at)}
+            </Text>
+          </Tooltip>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Never
+          </Text>
+        )}
       </Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }} miw={100}>
         {revoked ? (

@@ -1,12 +1,12 @@
-// The "Create client" modal: name, redirect URIs (rows), scopes; on success it turns into the
+// The "Create client" modal: name, redirect URIs, scopes; on success it turns into the
 // one-time reveal of the client id and secret. Server field errors land under their inputs.
-import { ActionIcon, Alert, Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
-import { IconAlertCircle, IconPlus, IconTrash } from '@tabler/icons-react'
+import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core'
+import { IconAlertCircle } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
 import { ApiError } from '../../api/client.ts'
 import { useCreateApiClient, type CreatedApiClient } from '../../api/settings.ts'
-import { SCOPES } from './apiClientText.ts'
 import { ClientSecretReveal } from './ClientSecretReveal.tsx'
+import { RedirectUriRows, ScopeChoices } from './ClientFormFields.tsx'
 
 interface FormErrors {
   name?: string
@@ -15,8 +15,6 @@ interface FormErrors {
   scopes?: string
   other: string[]
 }
-
-const MAX_URIS = 10
 
 function capitalize(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1)
@@ -62,7 +60,6 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (c: CreatedApiClient) 
     setSentRows(rows.map(([, i]) => i))
     create.mutate({ name: name.trim(), redirect_uris: rows.map(([u]) => u), scopes }, { onSuccess: onCreated })
   }
-  const setUri = (index: number, value: string) => setUris((prev) => prev.map((u, i) => (i === index ? value : u)))
   const otherError = create.error != null && !(create.error instanceof ApiError && create.error.fieldErrors.length > 0)
 
   return (
@@ -85,77 +82,8 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (c: CreatedApiClient) 
           error={errors.name}
           data-autofocus
         />
-        <Stack gap={6}>
-          <div>
-            <Text size="sm" fw={500}>
-              Redirect URIs{' '}
-              <Text span c="red">
-                *
-              </Text>
-            </Text>
-            <Text size="xs" c="dimmed">
-              Where people return after approving access. https, or http on localhost / 127.0.0.1 for local tools.
-            </Text>
-          </div>
-          {uris.map((uri, i) => (
-            <Group key={i} gap="xs" wrap="nowrap" align="flex-start">
-              <TextInput
-                style={{ flex: 1 }}
-                aria-label={`Redirect URI ${i + 1}`}
-                placeholder="https://app.example.com/oauth/callback"
-                value={uri}
-                onChange={(e) => setUri(i, e.currentTarget.value)}
-                error={errors.uris[i]}
-                ff="monospace"
-                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
-              />
-              <ActionIcon
-                variant="subtle"
-                color="gray"
-                size={36}
-                aria-label={`Remove redirect URI ${i + 1}`}
-                disabled={uris.length === 1}
-                onClick={() => setUris((prev) => prev.filter((_, j) => j !== i))}
-              >
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Group>
-          ))}
-          {errors.urisAll && (
-            <Text size="xs" c="red">
-              {errors.urisAll}
-            </Text>
-          )}
-          <Group>
-            <Button variant="subtle" size="xs" leftSection={<IconPlus size={14} />} disabled={uris.length >= MAX_URIS} onClick={() => setUris((prev) => [...prev, ''])}>
-              Add redirect URI
-            </Button>
-          </Group>
-        </Stack>
-        <Checkbox.Group label="Scopes" withAsterisk description="What the integration may do. People approving access see the same list." value={scopes} onChange={setScopes} error={errors.scopes}>
-          <Stack gap="xs" mt="xs">
-            {SCOPES.map((s) => (
-              <Checkbox.Card key={s.scope} value={s.scope} radius="md" p="sm" aria-label={`${s.scope}: ${s.title}`}>
-                <Group wrap="nowrap" align="flex-start" gap="sm">
-                  <Checkbox.Indicator mt={2} />
-                  <div>
-                    <Group gap={6}>
-                      <Text size="sm" fw={600}>
-                        {s.title}
-                      </Text>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {s.scope}
-                      </Text>
-                    </Group>
-                    <Text size="xs" c="dimmed">
-                      {s.description}
-                    </Text>
-                  </div>
-                </Group>
-              </Checkbox.Card>
-            ))}
-          </Stack>
-        </Checkbox.Group>
+        <RedirectUriRows uris={uris} onChange={setUris} errors={errors.uris} listError={errors.urisAll} />
+        <ScopeChoices value={scopes} onChange={setScopes} error={errors.scopes} />
         {errors.other.length > 0 && (
           <Text size="sm" c="red">
             {errors.other.join('. ')}
