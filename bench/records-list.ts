@@ -82,7 +82,10 @@ SELECT r.id, ${recordJsonText(kind, 'r')} AS j FROM opportunities r WHERE r.org_
   console.log(`\nBaseline: pgbench, 32 clients, ${SECONDS} s, session lookup + keyset page of 50`)
   const pgFirst = pgbench(url, pageSql(null), SECONDS)
   const pgDeep = pgbench(url, pageSql(deepCursor), SECONDS)
-  console.log(`  first page: ${fmt(pgFirst.tps)} tx/s   deep page: ${fmt(pgDeep.tps)} tx/s`)
+  console.log(`  first page: ${fmt(pgFirst.tps)} tx/s   deep page: ${fmt(pgDeep.tps)} tx/s   (simple protocol: parse + plan per statement)`)
+  // The service runs these as prepared statements (db/prepared-pool.ts); show that baseline too.
+  const pgPrepared = pgbench(url, pageSql(null), SECONDS, 32, 'prepared')
+  console.log(`  first page, prepared statements: ${fmt(pgPrepared.tps)} tx/s`)
 
   const service = await startServiceProcess({ DATABASE_URL: url }, 3701)
   const rss = sampleRss(service.child.pid!)
@@ -99,6 +102,7 @@ SELECT r.id, ${recordJsonText(kind, 'r')} AS j FROM opportunities r WHERE r.org_
     console.log(`  ${name.padEnd(11)} ${fmt(r.rps).padStart(7)} req/s   p50 ${fmt(r.p50, 1)} ms   p99 ${fmt(r.p99, 1)} ms   API/pgbench ${fmt(r.rps / base, 2)}   errors ${r.non2xx}`)
   row('first page', first, pgFirst.tps)
   row('deep page', deep, pgDeep.tps)
+  console.log(`  first page API/pgbench-prepared ${fmt(first.rps / pgPrepared.tps, 2)}`)
   console.log(`  deep/first p50 latency: ${fmt(deep.p50 / first.p50, 2)}x   peak service RSS: ${fmt(peakRss)} MB`)
 
   // Start-to-ready on the embedded default with an existing data folder.

@@ -8,6 +8,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { PGlite } from '@electric-sql/pglite'
 import { SerializedPGliteDialect } from './pglite-dialect.ts'
+import { preparingPool } from './prepared-pool.ts'
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts'
 import type { DB } from './database.ts'
 
@@ -29,7 +30,7 @@ export interface Database {
 
 export async function openPostgres(connectionString: string, options: { max?: number } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10 })
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) })
   return {
     kind: 'postgres',
     db,

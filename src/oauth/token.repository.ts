@@ -1,5 +1,5 @@
 /** SQL for authorization codes, grants and tokens. Only hashes of codes and tokens are stored. */
-import { sql, type Insertable, type Kysely } from 'kysely'
+import { CompiledQuery, type Insertable, type Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
 
 export function insertCode(db: Kysely<DB>, row: Insertable<DB['oauth_codes']>) {
@@ -60,13 +60,13 @@ export interface ActiveTokenRow {
  * primary-key lookup decides: a revocation takes effect on the very next request in every process,
  * with no cache to invalidate.
  */
+const FIND_ACTIVE_TOKEN_SQL = `SELECT t.kind, t.org_id, t.grant_id, t.client_id, t.user_id, t.scopes, t.resource, m.role, t.expires_at, t.created_at
+  FROM oauth_tokens t JOIN memberships m ON m.org_id = t.org_id AND m.user_id = t.user_id
+  WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.used_at IS NULL AND t.expires_at > CAST($2 AS timestamptz)`
+
 export async function findActiveToken(db: Kysely<DB>, tokenHash: Buffer, now: Date): Promise<ActiveTokenRow | null> {
-  const res = await sql<ActiveTokenRow>`
-    SELECT t.kind, t.org_id, t.grant_id, t.client_id, t.user_id, t.scopes, t.resource, m.role, t.expires_at, t.created_at
-    FROM oauth_tokens t
-    JOIN memberships m ON m.org_id = t.org_id AND m.user_id = t.user_id
-    WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND t.used_at IS NULL
-      AND t.expires_at > CAST(${now.toISOString()} AS timestamptz)`.execute(db)
+  // Runs on every bearer request: a precompiled statement, no query building.
+  const res = await db.executeQuery<ActiveTokenRow>(CompiledQuery.raw(FIND_ACTIVE_TOKEN_SQL, [tokenHash, now.toISOString()]))
   return res.rows[0] ?? null
 }
 

@@ -3,7 +3,7 @@
  * on sign-out. Each session carries a CSRF token that state-changing API calls must echo in the
  * `x-csrf-token` header (the cookie alone is not enough).
  */
-import { sql, type Kysely } from 'kysely'
+import { CompiledQuery, type Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
 import { constantTimeEqual, randomSecret, sha256 } from '../shared/ids.ts'
 
@@ -32,15 +32,17 @@ export async function createSession(db: Kysely<DB>, userId: string, orgId: strin
 }
 
 /** One query: the session, still valid, with the caller's role in its active organization. */
+const FIND_SESSION_SQL = `SELECT s.user_id, s.active_org_id, s.csrf_token, m.role FROM sessions s
+  JOIN memberships m ON m.org_id = s.active_org_id AND m.user_id = s.user_id
+  WHERE s.token_hash = $1 AND s.expires_at > now()`
+
 export async function findSession(db: Kysely<DB>, token: string): Promise<SessionInfo | null> {
   if (token.length < 20 || token.length > 100) return null
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('memberships as m', (j) => j.onRef('m.org_id', '=', 's.active_org_id').onRef('m.user_id', '=', 's.user_id'))
-    .select(['s.user_id', 's.active_org_id', 's.csrf_token', 'm.role'])
-    .where('s.token_hash', '=', sha256(token))
-    .where('s.expires_at', '>', sql<Date>`now()`)
-    .executeTakeFirst()
+  // Runs on every request: a precompiled statement, no query building.
+  const res = await db.executeQuery<{ user_id: string; active_org_id: string; csrf_token: string; role: 'admin' | 'member' }>(
+    CompiledQuery.raw(FIND_SESSION_SQL, [sha256(token)]),
+  )
+  const row = res.rows[0]
   return row ? { userId: row.user_id, orgId: row.active_org_id, role: row.role, csrfToken: row.csrf_token } : null
 }
 

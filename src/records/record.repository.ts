@@ -2,10 +2,10 @@
  * SQL for any record kind. Every function takes the executor (the pool or the caller's transaction)
  * and the organization id first: a query without the tenant cannot be written by accident.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { FieldDef, RecordKind } from './record-kind.ts'
-import { castValue, jsonbValue, recordJsonText } from './record-sql.ts'
+import { castValue, jsonbValue, recordJsonText, SQL_TYPES } from './record-sql.ts'
 
 export type Executor = Kysely<DB>
 
@@ -30,27 +30,30 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
 
+/**
+ * The hot path of every list: the statement text is assembled directly (identifiers come from the
+ * kind definitions, values are parameters) and run as a compiled query, which skips Kysely's
+ * per-call query building; profiles showed that building at ~8% of a list request.
+ */
 export async function listRecordsPage(executor: Executor, orgId: string, kind: RecordKind, opts: ListOptions): Promise<PageText> {
-  const t = sql.raw(kind.table)
-  const conditions: RawBuilder<unknown>[] = [sql`r.org_id = ${orgId}`]
+  const params: unknown[] = [orgId]
+  const param = (value: unknown, cast?: string) => {
+    params.push(value)
+    return cast ? `CAST($${params.length} AS ${cast})` : `$${params.length}`
+  }
+  const conditions = ['r.org_id = $1']
   const ascending = kind.order === 'oldest_first'
-  if (opts.parent) conditions.push(sql`${sql.ref(`r.${opts.parent.column}`)} = ${opts.parent.value}`)
-  for (const { field, value } of opts.filters) conditions.push(sql`${sql.ref(`r.${field.name}`)} = ${castValue(field, value)}`)
-  if (opts.updatedSince) conditions.push(sql`r.updated_at >= CAST(${opts.updatedSince} AS timestamptz)`)
+  if (opts.parent) conditions.push(`r.${opts.parent.column} = ${param(opts.parent.value, 'uuid')}`)
+  for (const { field, value } of opts.filters) conditions.push(`r.${field.name} = ${param(value, SQL_TYPES[field.type])}`)
+  if (opts.updatedSince) conditions.push(`r.updated_at >= ${param(opts.updatedSince, 'timestamptz')}`)
   if (opts.q) {
-    const pattern = `%${escapeLike(opts.q)}%`
-    const searchable = kind.fields.filter((f) => f.search)
-    conditions.push(sql`(${sql.join(searchable.map((f) => sql`${sql.ref(`r.${f.name}`)} ILIKE ${pattern}`), sql` OR `)})`)
+    const pattern = param(`%${escapeLike(opts.q)}%`)
+    conditions.push(`(${kind.fields.filter((f) => f.search).map((f) => `r.${f.name} ILIKE ${pattern}`).join(' OR ')})`)
   }
   // Keyset on the UUIDv7 id (its timestamp is created_at): a deleted cursor record still marks its place.
-  if (opts.cursor) conditions.push(ascending ? sql`r.id > ${opts.cursor}` : sql`r.id < ${opts.cursor}`)
-  const order = ascending ? sql`r.id ASC` : sql`r.id DESC`
-  const rows = await sql<{ id: string; j: string }>`
-    SELECT r.id, ${sql.raw(recordJsonText(kind, 'r'))} AS j
-    FROM ${t} r
-    WHERE ${sql.join(conditions, sql` AND `)}
-    ORDER BY ${order}
-    LIMIT ${opts.limit + 1}`.execute(executor)
+  if (opts.cursor) conditions.push(`r.id ${ascending ? '>' : '<'} ${param(opts.cursor, 'uuid')}`)
+  const text = `SELECT r.id, ${recordJsonText(kind, 'r')} AS j FROM ${kind.table} r WHERE ${conditions.join(' AND ')} ORDER BY r.id ${ascending ? 'ASC' : 'DESC'} LIMIT ${param(opts.limit + 1)}`
+  const rows = await executor.executeQuery<{ id: string; j: string }>(CompiledQuery.raw(text, params))
   const hasMore = rows.rows.length > opts.limit
   const page = hasMore ? rows.rows.slice(0, opts.limit) : rows.rows
   const nextCursor = hasMore ? page[page.length - 1].id : null
