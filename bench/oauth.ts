@@ -17,6 +17,7 @@ import { createOrgClient } from '../src/oauth/index.ts'
 import { kindsByName } from '../src/records/kinds/index.ts'
 import { recordJsonText } from '../src/records/record-sql.ts'
 import { sha256 } from '../src/shared/ids.ts'
+import { FIND_ACTIVE_TOKEN_SQL } from '../src/oauth/token.repository.ts'
 import { ensureDatabase, fmt, load, pgbench, startServiceProcess } from './lib.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
@@ -88,7 +89,7 @@ async function main() {
 
   const kind = kindsByName.opportunity
   const hash = sha256(access_token).toString('hex')
-  const sqlScript = `SELECT t.kind, t.org_id, t.grant_id, t.client_id, g.user_id, t.scopes, g.resource, m.role, t.expires_at, t.created_at FROM oauth_tokens t JOIN oauth_grants g ON g.org_id = t.org_id AND g.id = t.grant_id AND g.revoked_at IS NULL JOIN oauth_clients c ON c.client_id = t.client_id AND c.revoked_at IS NULL JOIN oauth_client_access a ON a.org_id = t.org_id AND a.client_id = t.client_id AND a.revoked_at IS NULL JOIN memberships m ON m.org_id = g.org_id AND m.user_id = g.user_id WHERE t.token_hash = '\\x${hash}' AND t.revoked_at IS NULL AND t.used_at IS NULL AND t.expires_at > now();
+  const sqlScript = `${FIND_ACTIVE_TOKEN_SQL.replace('$1', `'\\x${hash}'`).replace('CAST($2 AS timestamptz)', 'now()')};
 SELECT r.id, ${recordJsonText(kind, 'r')} AS j FROM opportunities r WHERE r.org_id = '${orgId}' ORDER BY r.id DESC LIMIT 51;
 `
   const base = pgbench(url, sqlScript, SECONDS)

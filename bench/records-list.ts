@@ -14,7 +14,7 @@ import pg from 'pg'
 import { openPostgres } from '../src/db/connect.ts'
 import { migrateToLatest } from '../src/db/migrate.ts'
 import { createOrganizationWithAdmin } from '../src/orgs/org.service.ts'
-import { createSession, SESSION_COOKIE } from '../src/orgs/session.service.ts'
+import { createSession, FIND_SESSION_SQL, SESSION_COOKIE } from '../src/orgs/session.service.ts'
 import { kindsByName } from '../src/records/kinds/index.ts'
 import { recordJsonText } from '../src/records/record-sql.ts'
 import { sha256 } from '../src/shared/ids.ts'
@@ -76,7 +76,7 @@ async function main() {
   // The same statements the service runs per request: the session lookup, then the keyset page.
   const kind = kindsByName.opportunity
   const hash = sha256(session).toString('hex')
-  const pageSql = (cursor: string | null) => `SELECT s.user_id, s.active_org_id, s.csrf_token, m.role FROM sessions s JOIN memberships m ON m.org_id = s.active_org_id AND m.user_id = s.user_id WHERE s.token_hash = '\\x${hash}' AND s.expires_at > now();
+  const pageSql = (cursor: string | null) => `${FIND_SESSION_SQL.replace('$1', `'\\x${hash}'`)};
 SELECT r.id, ${recordJsonText(kind, 'r')} AS j FROM opportunities r WHERE r.org_id = '${orgId}'${cursor ? ` AND r.id < '${cursor}'` : ''} ORDER BY r.id DESC LIMIT 51;
 `
   console.log(`\nBaseline: pgbench, 32 clients, ${SECONDS} s, session lookup + keyset page of 50`)

@@ -49,6 +49,18 @@ export async function revokeClientAccess(db: Kysely<DB>, orgId: string, clientId
   return Number(res.numUpdatedRows) > 0
 }
 
+/**
+ * Records that a client obtained tokens. Run after the issuing transaction (inside it, the update
+ * would upgrade the share lock that transaction holds, and two concurrent exchanges would deadlock),
+ * and at most once a minute per client, so a busy client does not queue on one row.
+ */
 export async function touchClientAccess(db: Kysely<DB>, orgId: string, clientId: string, now: Date): Promise<void> {
-  await db.updateTable('oauth_client_access').set({ last_used_at: now.toISOString() }).where('org_id', '=', orgId).where('client_id', '=', clientId).execute()
+  const minuteAgo = new Date(now.getTime() - 60_000).toISOString()
+  await db
+    .updateTable('oauth_client_access')
+    .set({ last_used_at: now.toISOString() })
+    .where('org_id', '=', orgId)
+    .where('client_id', '=', clientId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', minuteAgo)]))
+    .execute()
 }

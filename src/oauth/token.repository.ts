@@ -60,7 +60,7 @@ export interface ActiveTokenRow {
  * primary-key lookup decides: a revocation takes effect on the very next request in every process,
  * with no cache to invalidate.
  */
-const FIND_ACTIVE_TOKEN_SQL = `SELECT t.kind, t.org_id, t.grant_id, t.client_id, t.user_id, t.scopes, t.resource, m.role, t.expires_at, t.created_at
+export const FIND_ACTIVE_TOKEN_SQL = `SELECT t.kind, t.org_id, t.grant_id, t.client_id, t.user_id, t.scopes, t.resource, m.role, t.expires_at, t.created_at
   FROM oauth_tokens t JOIN memberships m ON m.org_id = t.org_id AND m.user_id = t.user_id
   WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.used_at IS NULL AND t.expires_at > CAST($2 AS timestamptz)`
 

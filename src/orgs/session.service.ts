@@ -32,7 +32,7 @@ export async function createSession(db: Kysely<DB>, userId: string, orgId: strin
 }
 
 /** One query: the session, still valid, with the caller's role in its active organization. */
-const FIND_SESSION_SQL = `SELECT s.user_id, s.active_org_id, s.csrf_token, m.role FROM sessions s
+export const FIND_SESSION_SQL = `SELECT s.user_id, s.active_org_id, s.csrf_token, m.role FROM sessions s
   JOIN memberships m ON m.org_id = s.active_org_id AND m.user_id = s.user_id
   WHERE s.token_hash = $1 AND s.expires_at > now()`
 

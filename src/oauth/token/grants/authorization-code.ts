@@ -26,6 +26,7 @@ export async function authorizationCodeGrant(
   if (!body.code) throw new InvalidRequest('code is required.')
   // A replay must revoke what the first redemption issued and still fail: the revocation is
   // committed by the transaction, and the error thrown after it.
+  let orgId = ''
   const outcome = await db.transaction().execute(async (trx): Promise<TokenResponse | { replayed: true }> => {
     const code = await lockCode(trx, sha256(body.code))
     if (!code) throw new InvalidGrant('The code is unknown, expired or already used.')
@@ -57,9 +58,10 @@ export async function authorizationCodeGrant(
       created_at: now.toISOString(),
     })
     await markCodeConsumed(trx, code.code_hash, grantId, now)
-    await touchClientAccess(trx, code.org_id, client.client_id, now)
+    orgId = code.org_id
     return issueTokens(trx, { orgId: code.org_id, grantId, clientId: client.client_id, userId: code.user_id, resource: code.resource, scopes: code.scopes }, now)
   })
   if ('replayed' in outcome) throw new InvalidGrant('The code was already used; the tokens issued from it are revoked.')
+  await touchClientAccess(db, orgId, client.client_id, now)
   return outcome
 }

@@ -16,6 +16,7 @@ import { issueTokens, type TokenResponse } from '../issue.ts'
 export async function refreshTokenGrant(db: Kysely<DB>, client: AuthenticatedClient, body: Record<string, string>, resources: Resources, now: Date): Promise<TokenResponse> {
   if (!body.refresh_token) throw new InvalidRequest('refresh_token is required.')
   // Reuse must revoke the grant and still fail: commit the revocation, then throw.
+  let orgId = ''
   const outcome = await db.transaction().execute(async (trx): Promise<TokenResponse | { reused: true }> => {
     const hash = sha256(body.refresh_token)
     const row = await lockToken(trx, hash)
@@ -39,9 +40,10 @@ export async function refreshTokenGrant(db: Kysely<DB>, client: AuthenticatedCli
       throw new InvalidTarget('resource differs from the one the grant was issued for.')
     }
     await markTokenUsed(trx, hash, now)
-    await touchClientAccess(trx, row.org_id, client.client_id, now)
+    orgId = row.org_id
     return issueTokens(trx, { orgId: row.org_id, grantId: row.grant_id, clientId: client.client_id, userId: active.user_id, resource: active.resource, scopes }, now)
   })
   if ('reused' in outcome) throw new InvalidGrant('The refresh token was already used; the grant is revoked.')
+  await touchClientAccess(db, orgId, client.client_id, now)
   return outcome
 }
