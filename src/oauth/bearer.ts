@@ -12,7 +12,7 @@ import { Unauthenticated } from '../shared/errors.ts'
 import { sha256 } from '../shared/ids.ts'
 import { ACCESS_TOKEN_PREFIX } from './oauth.defaults.ts'
 import { resourceServes, type Resources } from './resource.ts'
-import { findActiveToken } from './token.repository.ts'
+import { findBearerToken } from './token.repository.ts'
 
 export function bearerChallenge(resourceMetadataUrl: string, error?: { code: string; description: string }): string {
   const parts = [`Bearer resource_metadata="${resourceMetadataUrl}"`]
@@ -25,7 +25,7 @@ export function makeBearerVerifier(db: Kysely<DB>, clock: Clock, resources: Reso
     new Unauthenticated(`The access token is ${description}.`, { 'www-authenticate': bearerChallenge(resourceMetadataUrl, { code: 'invalid_token', description: `The access token is ${description}` }) }, 'invalid_token')
   return async function verifyBearer(_request: FastifyRequest, token: string): Promise<AuthContext> {
     if (!token.startsWith(ACCESS_TOKEN_PREFIX)) throw invalid('not one this server issued')
-    const row = await findActiveToken(db, sha256(token), clock.now())
+    const row = await findBearerToken(db, sha256(token), clock.now())
     if (!row || row.kind !== 'access') throw invalid('unknown, expired or revoked')
     if (!resourceServes(row.resource, target, resources)) throw invalid(`issued for another resource (${row.resource})`)
     return { orgId: row.org_id, userId: row.user_id, role: row.role, scopes: new Set(row.scopes as Scope[]), via: 'bearer', clientId: row.client_id }

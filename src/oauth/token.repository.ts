@@ -64,6 +64,18 @@ export const FIND_ACTIVE_TOKEN_SQL = `SELECT t.kind, t.org_id, t.grant_id, t.cli
   FROM oauth_tokens t JOIN memberships m ON m.org_id = t.org_id AND m.user_id = t.user_id
   WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.used_at IS NULL AND t.expires_at > CAST($2 AS timestamptz)`
 
+/** The bearer check's lighter form: only what an AuthContext needs (no timestamps to parse). */
+export const FIND_BEARER_SQL = `SELECT t.kind, t.org_id, t.client_id, t.user_id, t.scopes, t.resource, m.role
+  FROM oauth_tokens t JOIN memberships m ON m.org_id = t.org_id AND m.user_id = t.user_id
+  WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.used_at IS NULL AND t.expires_at > CAST($2 AS timestamptz)`
+
+export type BearerTokenRow = Pick<ActiveTokenRow, 'kind' | 'org_id' | 'client_id' | 'user_id' | 'scopes' | 'resource' | 'role'>
+
+export async function findBearerToken(db: Kysely<DB>, tokenHash: Buffer, now: Date): Promise<BearerTokenRow | null> {
+  const res = await db.executeQuery<BearerTokenRow>(CompiledQuery.raw(FIND_BEARER_SQL, [tokenHash, now.toISOString()]))
+  return res.rows[0] ?? null
+}
+
 export async function findActiveToken(db: Kysely<DB>, tokenHash: Buffer, now: Date): Promise<ActiveTokenRow | null> {
   // Runs on every bearer request: a precompiled statement, no query building.
   const res = await db.executeQuery<ActiveTokenRow>(CompiledQuery.raw(FIND_ACTIVE_TOKEN_SQL, [tokenHash, now.toISOString()]))
