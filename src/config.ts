@@ -22,8 +22,6 @@ export interface Config {
   /** Token endpoint requests per minute, per client and per address (429 past them). */
   tokenRatePerClient: number
   tokenRatePerAddress: number
-  /** 'all' runs HTTP and background work; 'worker' runs only background work. */
-  mode: 'all' | 'worker'
 }
 
 export class ConfigError extends Error {}
@@ -69,7 +67,7 @@ function parseDatabaseUrl(raw: string | undefined): string | null {
   return raw
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort('PORT', env.PORT, 3000)
   return {
     port,
@@ -86,6 +84,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     oauthMetadataDocuments: parseBool('OAUTH_METADATA_DOCUMENTS', env.OAUTH_METADATA_DOCUMENTS, true),
     tokenRatePerClient: parsePositiveInt('OAUTH_TOKEN_RATE_PER_CLIENT', env.OAUTH_TOKEN_RATE_PER_CLIENT, 120),
     tokenRatePerAddress: parsePositiveInt('OAUTH_TOKEN_RATE_PER_ADDRESS', env.OAUTH_TOKEN_RATE_PER_ADDRESS, 300),
-    mode: argv.includes('--worker') || env.CAIRN_MODE === 'worker' ? 'worker' : 'all',
   }
 }

@@ -9,7 +9,7 @@ import { migrateToLatest } from './db/migrate.ts'
 import { buildApp } from './app.ts'
 
 export interface RunningService {
-  app: FastifyInstance | null
+  app: FastifyInstance
   database: Database
   url: string
   close(): Promise<void>
@@ -19,9 +19,6 @@ export async function startService(config: Config, options: { logger?: boolean |
   const database = options.database ?? (await openDatabase(config))
   try {
     await migrateToLatest(database)
-    if (config.mode === 'worker') {
-      return { app: null, database, url: '', close: () => database.close() }
-    }
     const app = await buildApp({ config, database, logger: options.logger })
     await app.listen({ port: config.port, host: config.host })
     const address = app.server.address()

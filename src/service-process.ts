@@ -23,12 +23,8 @@ try {
   const service = await startService(config)
   const ms = Math.round(performance.now() - started)
   const where = config.databaseUrl ? 'PostgreSQL' : `the embedded database in ${config.dataDir}`
-  if (config.mode === 'worker') {
-    console.log(`Cairn worker ready in ${ms} ms on ${where}`)
-  } else {
-    console.log(`Cairn is ready in ${ms} ms on ${where}: ${config.publicUrl}`)
-    if (!config.publicUrl.includes(`:${config.port}`) && service.url) console.log(`(listening on ${service.url})`)
-  }
+  console.log(`Cairn is ready in ${ms} ms on ${where}: ${config.publicUrl}`)
+  if (!config.publicUrl.includes(`:${config.port}`) && service.url) console.log(`(listening on ${service.url})`)
   let closing = false
   const shutdown = async (signal: string) => {
     if (closing) return

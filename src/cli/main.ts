@@ -81,7 +81,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   let database: Database | null = null
   try {
-    const config = loadConfig(env, [])
+    const config = loadConfig(env)
     database = await openDatabase(config)
     if (name !== 'db migrate') await migrateToLatest(database)
     const result = await command.run(database, values)

@@ -63,7 +63,7 @@ export async function startE2eService(target: TargetName): Promise<E2eService> {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
   }
   if (pgDb) env.DATABASE_URL = pgDb.url
-  const service = await startService(loadConfig(env, []), { logger: false })
+  const service = await startService(loadConfig(env), { logger: false })
   return {
     service,
     url: service.url,

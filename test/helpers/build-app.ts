@@ -10,7 +10,7 @@ import { createOrganizationWithAdmin, addUserToOrganization } from '../../src/or
 import { createSession, findSession, SESSION_COOKIE } from '../../src/orgs/session.service.ts'
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:3000', LOG_LEVEL: 'silent', ...overrides }, [])
+  return loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:3000', LOG_LEVEL: 'silent', ...overrides })
 }
 
 export async function buildTestApp(database: Database, overrides: Record<string, string> = {}): Promise<FastifyInstance> {
