@@ -2,7 +2,9 @@
  * Builds the real application on a test database, plus helpers that create an organization with a
  * signed-in administrator and send authenticated requests through `app.inject`.
  */
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { createTestDatabase, type TargetName, type TestDatabase } from './databases.ts'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig, type Config } from '../../src/config.ts'
 import type { Database } from '../../src/db/connect.ts'
@@ -70,4 +72,30 @@ export async function addMember(app: FastifyInstance, orgId: string, role: 'admi
 
 export function json<T = any>(res: LightMyRequestResponse): T {
   return JSON.parse(res.body) as T
+}
+
+/**
+ * One database and one app for a whole test file (PGlite is slow to create), emptied before each
+ * test. Call inside a describe; read `.app` and `.tdb` inside tests and hooks.
+ */
+export function appPerFile(target: TargetName): { readonly app: FastifyInstance; readonly tdb: TestDatabase } {
+  let tdb: TestDatabase
+  let app: FastifyInstance
+  beforeAll(async () => {
+    tdb = await createTestDatabase(target)
+    app = await buildTestApp(tdb.database)
+  })
+  afterAll(async () => {
+    await app?.close()
+    await tdb?.drop()
+  })
+  beforeEach(() => tdb.reset())
+  return {
+    get app() {
+      return app
+    },
+    get tdb() {
+      return tdb
+    },
+  }
 }

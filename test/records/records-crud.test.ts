@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { FastifyInstance } from 'fastify'
-import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
-import { buildTestApp, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { targets } from '../helpers/databases.ts'
+import { appPerFile, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
 import { createVia, minimalBodies, topLevelKinds } from '../helpers/samples.ts'
 import { kindsByName } from '../../src/records/kinds/index.ts'
 
 describe.each(await targets())('records CRUD on %s', (target) => {
-  let tdb: TestDatabase
-  let app: FastifyInstance
+  const ctx = appPerFile(target)
   let admin: Member
 
-  beforeAll(async () => {
-    tdb = await createTestDatabase(target)
-    app = await buildTestApp(tdb.database)
-  })
-  afterAll(async () => {
-    await app?.close()
-    await tdb?.drop()
-  })
   beforeEach(async () => {
-    await tdb.reset()
-    admin = await createOrgWithAdmin(app)
+    admin = await createOrgWithAdmin(ctx.app)
   })
 
   describe.each(topLevelKinds)('%s', (kind) => {
@@ -151,7 +140,7 @@ describe.each(await targets())('records CRUD on %s', (target) => {
     const c2 = await createVia(admin, 'case', { status: 'closed' })
     expect(c2.case_number).toBe(c1.case_number + 1)
     expect(c2.closed_at).not.toBeNull()
-    const other = await createOrgWithAdmin(app, 'Other')
+    const other = await createOrgWithAdmin(ctx.app, 'Other')
     const o1 = await createVia(other, 'case')
     expect(o1.case_number).toBe(1)
     const readOnly = await admin.request({ method: 'PATCH', url: `/api/v1/cases/${c1.id}`, payload: { case_number: 99 } })

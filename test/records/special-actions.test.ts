@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { FastifyInstance } from 'fastify'
-import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
-import { buildTestApp, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { targets } from '../helpers/databases.ts'
+import { appPerFile, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
 import { createVia } from '../helpers/samples.ts'
 
 describe.each(await targets())('special actions on %s', (target) => {
-  let tdb: TestDatabase
-  let app: FastifyInstance
+  const ctx = appPerFile(target)
   let admin: Member
 
-  beforeAll(async () => {
-    tdb = await createTestDatabase(target)
-    app = await buildTestApp(tdb.database)
-  })
-  afterAll(async () => {
-    await app?.close()
-    await tdb?.drop()
-  })
   beforeEach(async () => {
-    await tdb.reset()
-    admin = await createOrgWithAdmin(app)
+    admin = await createOrgWithAdmin(ctx.app)
   })
 
   const count = async (path: string) => json(await admin.request({ method: 'GET', url: `/api/v1/${path}?limit=200` })).data.length

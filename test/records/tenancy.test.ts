@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { FastifyInstance } from 'fastify'
-import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
-import { buildTestApp, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { targets } from '../helpers/databases.ts'
+import { appPerFile, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
 import { createVia, minimalBodies, topLevelKinds } from '../helpers/samples.ts'
 import { kindsByName } from '../../src/records/kinds/index.ts'
 
 describe.each(await targets())('tenancy isolation on %s', (target) => {
-  let tdb: TestDatabase
-  let app: FastifyInstance
+  const ctx = appPerFile(target)
   let a: Member
   let b: Member
 
-  beforeAll(async () => {
-    tdb = await createTestDatabase(target)
-    app = await buildTestApp(tdb.database)
-  })
-  afterAll(async () => {
-    await app?.close()
-    await tdb?.drop()
-  })
   beforeEach(async () => {
-    await tdb.reset()
-    a = await createOrgWithAdmin(app, 'A')
-    b = await createOrgWithAdmin(app, 'B')
+    a = await createOrgWithAdmin(ctx.app, 'A')
+    b = await createOrgWithAdmin(ctx.app, 'B')
   })
 
   it.each(topLevelKinds)('organization A can neither see nor change B\'s %s', async (kind) => {
