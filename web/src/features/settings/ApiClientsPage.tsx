@@ -58,7 +58,7 @@ export function ApiClientsPage() {
     <>
       <PageHeader eyebrow="Settings" title="API" actions={list.length > 0 ? createButton : null} />
       <Text c="dimmed" size="sm" mb="lg" maw={760} mt={-8}>
-        API clients let other software — your scripts, an internal tool, an AI assistant over MCP — work with the records of {organization} on
+        API clients let other software — your scripts, an internal tool, an AI assistant — work with the records of {organization} on
         behalf of a person who approves the access. Each client gets a client ID and a secret and only the scopes you choose. Revoking a client
         cuts off its access at once.
       </Text>

@@ -1,4 +1,4 @@
-// For integrators: the OAuth and MCP endpoints of this service, each with a copy button.
+// For integrators: the OAuth endpoints of this service, each with a copy button. (The MCP endpoint joins them when /mcp exists.)
 import { ActionIcon, Anchor, Code, CopyButton, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import { IconCheck, IconCopy } from '@tabler/icons-react'
 
@@ -7,7 +7,6 @@ function endpoints(origin: string) {
     { label: 'Authorization endpoint', url: `${origin}/oauth/authorize` },
     { label: 'Token endpoint', url: `${origin}/api/oauth/token` },
     { label: 'Discovery', url: `${origin}/.well-known/oauth-authorization-server` },
-    { label: 'MCP server', url: `${origin}/mcp` },
   ]
 }
 
