@@ -10,6 +10,7 @@ import type { Config } from './config.ts'
 import type { Database } from './db/connect.ts'
 import databasePlugin from './http/plugins/database.ts'
 import openapiPlugin from './http/plugins/openapi.ts'
+import housekeepingPlugin from './http/plugins/housekeeping.ts'
 import { installProblemHandler } from './http/problem-handler.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { authenticate } from './http/auth.ts'
@@ -61,6 +62,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   })
   await app.register(cookie)
+  await app.register(housekeepingPlugin, { clock })
   await app.register(formbody, { bodyLimit: 64 * 1024 })
   await app.register(openapiPlugin, { publicUrl: config.publicUrl })
 

@@ -1,0 +1,38 @@
+/**
+ * Deletes what no longer counts: rate-limit windows, and OAuth codes and tokens a day past their
+ * expiry. Every process runs it hourly; the deletes are idempotent, so several processes on one
+ * PostgreSQL need no coordination.
+ */
+import fp from 'fastify-plugin'
+import type { Clock } from '../../shared/clock.ts'
+import { pruneRateLimits } from '../../shared/rate-limit.ts'
+import { pruneExpiredOAuthRows } from '../../oauth/token.repository.ts'
+
+const EVERY_MS = 3600 * 1000
+const FIRST_AFTER_MS = 60 * 1000
+
+export default fp(
+  async (app, opts: { clock: Clock }) => {
+    const run = async () => {
+      const now = opts.clock.now()
+      try {
+        await pruneRateLimits(app.db, new Date(now.getTime() - 3600 * 1000))
+        await pruneExpiredOAuthRows(app.db, now)
+      } catch (err) {
+        app.log.warn({ err }, 'housekeeping failed; will retry next hour')
+      }
+    }
+    let timer: NodeJS.Timeout | null = null
+    app.addHook('onReady', async () => {
+      timer = setTimeout(function tick() {
+        void run().finally(() => {
+          timer = setTimeout(tick, EVERY_MS).unref()
+        })
+      }, FIRST_AFTER_MS).unref()
+    })
+    app.addHook('onClose', async () => {
+      if (timer) clearTimeout(timer)
+    })
+  },
+  { name: 'housekeeping', dependencies: ['database'] },
+)
