@@ -30,6 +30,12 @@ export interface Database {
 
 export async function openPostgres(connectionString: string, options: { max?: number } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10 })
+  // An idle connection can die (server restart, failover, an administrator's terminate). `pg`
+  // reports that as an 'error' event on the pool, which would otherwise crash the process; the
+  // pool has already dropped the connection and opens a new one on demand.
+  pool.on('error', (err) => {
+    console.warn(`PostgreSQL connection lost while idle (${(err as { code?: string }).code ?? err.message}); it will be replaced.`)
+  })
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) })
   return {
     kind: 'postgres',
