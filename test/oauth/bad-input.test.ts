@@ -4,34 +4,12 @@
  * rules at client creation (Settings API) and dynamic registration, and who may use Settings -> API.
  * Also the token endpoint's request rate limits (per client, per address).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../../src/app.ts'
 import { targets } from '../helpers/databases.ts'
 import { addMember, createOrgWithAdmin, testConfig, type Member } from '../helpers/build-app.ts'
-import {
-  api,
-  authorizeParams,
-  body,
-  closeHarness,
-  confidentialClient,
-  countRows,
-  createHarness,
-  getAuthorize,
-  ISSUER,
-  location,
-  obtainCode,
-  obtainTokens,
-  pkce,
-  postConsent,
-  query,
-  REDIRECT,
-  redeem,
-  resetHarness,
-  tokenRequest,
-  type OAuthHarness,
-  type TestClient,
-} from './helpers.ts'
+import { api, authorizeParams, body, confidentialClient, countRows, getAuthorize, ISSUER, location, obtainCode, obtainTokens, pkce, postConsent, query, REDIRECT, redeem, tokenRequest, type OAuthHarness, type TestClient, oauthHarnessPerFile } from './helpers.ts'
 
 const BAD_REDIRECT_URIS = [
   'https://app.example.test/cb#frag',
@@ -61,15 +39,10 @@ describe.each(await targets())('OAuth bad input on %s', (target) => {
   let h: OAuthHarness
   let admin: Member
   let client: TestClient
-
-  beforeAll(async () => {
-    h = await createHarness(target)
-  })
-  afterAll(() => closeHarness(h))
-  beforeEach(async () => {
-    await resetHarness(h)
-    admin = await createOrgWithAdmin(h.app)
-    client = await confidentialClient(h.app, admin.orgId)
+  oauthHarnessPerFile(target, (harness, a, c) => {
+    h = harness
+    admin = a
+    client = c
   })
 
   function rawAuthorize(member: Member | null, rawQuery: string) {

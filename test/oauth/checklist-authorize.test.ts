@@ -3,30 +3,11 @@
  * no Location); cases 14-22 redirect to the verified redirect URI with `error`, the original `state`
  * and `iss`. Every failure also leaves no code behind.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
 import { targets } from '../helpers/databases.ts'
-import { createOrgWithAdmin, type Member } from '../helpers/build-app.ts'
-import {
-  API_RESOURCE,
-  authorizeParams,
-  closeHarness,
-  confidentialClient,
-  countRows,
-  createHarness,
-  getAuthorize,
-  ISSUER,
-  location,
-  obtainCode,
-  pkce,
-  postConsent,
-  REDIRECT,
-  REDIRECT_2,
-  redeem,
-  resetHarness,
-  type OAuthHarness,
-  type TestClient,
-} from './helpers.ts'
+import { type Member } from '../helpers/build-app.ts'
+import { API_RESOURCE, authorizeParams, confidentialClient, countRows, getAuthorize, ISSUER, location, obtainCode, pkce, postConsent, REDIRECT, REDIRECT_2, redeem, type OAuthHarness, type TestClient, oauthHarnessPerFile } from './helpers.ts'
 
 function expectErrorPage(res: LightMyRequestResponse) {
   expect(res.statusCode).toBe(400)
@@ -50,15 +31,10 @@ describe.each(await targets())('OAuth checklist C.6-22 (authorization endpoint) 
   let h: OAuthHarness
   let admin: Member
   let client: TestClient
-
-  beforeAll(async () => {
-    h = await createHarness(target)
-  })
-  afterAll(() => closeHarness(h))
-  beforeEach(async () => {
-    await resetHarness(h)
-    admin = await createOrgWithAdmin(h.app)
-    client = await confidentialClient(h.app, admin.orgId)
+  oauthHarnessPerFile(target, (harness, a, c) => {
+    h = harness
+    admin = a
+    client = c
   })
 
   /** Both the consent page (GET) and the decision (POST) must refuse the same way. */

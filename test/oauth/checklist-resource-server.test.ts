@@ -3,26 +3,11 @@
  * built yet, so C.42 and /mcp-specific requests are out of scope here), plus access token expiry
  * and the audience restriction of /mcp tokens (RFC 8707, RFC 9700 §2.3).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
 import { targets } from '../helpers/databases.ts'
 import { addMember, createOrgWithAdmin, type Member } from '../helpers/build-app.ts'
-import {
-  api,
-  body,
-  closeHarness,
-  confidentialClient,
-  createHarness,
-  MCP_RESOURCE,
-  obtainCode,
-  obtainTokens,
-  PRM_URL,
-  redeem,
-  resetHarness,
-  tokenRequest,
-  type OAuthHarness,
-  type TestClient,
-} from './helpers.ts'
+import { api, body, confidentialClient, MCP_RESOURCE, obtainCode, obtainTokens, PRM_URL, redeem, tokenRequest, type OAuthHarness, type TestClient, oauthHarnessPerFile } from './helpers.ts'
 
 /** Parses `Bearer k="v", k2="v2"` into its parameters. */
 function challenge(res: LightMyRequestResponse): { scheme: string; params: Record<string, string> } {
@@ -47,15 +32,10 @@ describe.each(await targets())('OAuth checklist C.37-41 (REST API as resource se
   let h: OAuthHarness
   let admin: Member
   let client: TestClient
-
-  beforeAll(async () => {
-    h = await createHarness(target)
-  })
-  afterAll(() => closeHarness(h))
-  beforeEach(async () => {
-    await resetHarness(h)
-    admin = await createOrgWithAdmin(h.app)
-    client = await confidentialClient(h.app, admin.orgId)
+  oauthHarnessPerFile(target, (harness, a, c) => {
+    h = harness
+    admin = a
+    client = c
   })
 
   it('C.37 no Authorization -> 401 with resource_metadata and no error, CORS-exposed', async () => {

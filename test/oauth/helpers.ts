@@ -10,7 +10,8 @@ import { buildApp } from '../../src/app.ts'
 import { ManualClock } from '../../src/shared/clock.ts'
 import { createOrgClient } from '../../src/oauth/client.service.ts'
 import { createTestDatabase, type TargetName, type TestDatabase } from '../helpers/databases.ts'
-import { testConfig, type Member } from '../helpers/build-app.ts'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
+import { createOrgWithAdmin, testConfig, type Member } from '../helpers/build-app.ts'
 
 export const ISSUER = 'http://localhost:3000'
 export const API_RESOURCE = ISSUER
@@ -189,4 +190,21 @@ export function body<T = any>(res: LightMyRequestResponse): T {
 export function oauthError(res: LightMyRequestResponse): { error: string; error_description?: string } {
   if (!String(res.headers['content-type'] ?? '').includes('application/json')) throw new Error(`not JSON (${res.headers['content-type']}): ${res.body.slice(0, 300)}`)
   return JSON.parse(res.body)
+}
+
+/**
+ * The setup most OAuth suites share: one harness per file, and before each test an empty database
+ * with an organization, its admin and a confidential client, handed to `use`.
+ */
+export function oauthHarnessPerFile(target: TargetName, use: (h: OAuthHarness, admin: Member, client: TestClient) => void): void {
+  let h: OAuthHarness
+  beforeAll(async () => {
+    h = await createHarness(target)
+  })
+  afterAll(() => closeHarness(h))
+  beforeEach(async () => {
+    await resetHarness(h)
+    const admin = await createOrgWithAdmin(h.app)
+    use(h, admin, await confidentialClient(h.app, admin.orgId))
+  })
 }
