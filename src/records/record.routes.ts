@@ -2,13 +2,13 @@
  * The REST routes of every record kind, built from its definition: list, create, get, patch, delete.
  * Case comments hang under their case; special actions are registered by their kinds.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import { requireScopes } from '../http/auth.ts'
 import type { Scope } from '../shared/auth-context.ts'
 import { NotFound } from '../shared/errors.ts'
 import type { RecordKind } from './record-kind.ts'
 import { kindsByName, recordKinds } from './kinds/index.ts'
-import { findRecordJson, type ListOptions } from './record.repository.ts'
+import type { ListOptions } from './record.repository.ts'
 import {
   createBodySchema,
   filterableFields,
@@ -19,8 +19,8 @@ import {
   problemSchema,
   recordSchema,
 } from './record.schemas.ts'
-import { createRecord, getRecord, listRecords, patchRecord, removeRecord, type RecordChange } from './record.service.ts'
-import { recordChangeHooks, type RecordAction } from './record-events.ts'
+import { getRecord, listRecords } from './record.service.ts'
+import { addCaseComment, createWithEvents, deleteWithEvents, updateWithEvents } from './record-writes.ts'
 import { needsRedaction, redactJsonText, redactRecord } from './record-redaction.ts'
 
 /** Products are the catalog: reading them also needs erp:read (decisions.md, Scopes). */
@@ -53,15 +53,6 @@ function sendRecord(reply: FastifyReply, record: Record<string, unknown>, status
   return sendJsonText(reply, JSON.stringify(shown), status)
 }
 
-/** Runs a write in one transaction with the change's events (the outbox), then answers. */
-export async function inTransaction<T>(request: FastifyRequest, work: (trx: FastifyInstance['db']) => Promise<T>): Promise<T> {
-  return request.server.db.transaction().execute(work)
-}
-
-export async function emitChange(trx: FastifyInstance['db'], request: FastifyRequest, action: RecordAction, change: RecordChange): Promise<void> {
-  for (const hook of recordChangeHooks) await hook(trx, request.auth!, action, change)
-}
-
 export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void {
   const tags = [kind.labelPlural]
   const one = recordSchema(kind)
@@ -86,11 +77,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
         onRequest: requireScopes(...WRITE),
       },
       async (request, reply) => {
-        const change = await inTransaction(request, async (trx) => {
-          const c = await createRecord(trx, request.auth!, kind, request.body as Record<string, unknown>)
-          await emitChange(trx, request, 'created', c)
-          return c
-        })
+        const change = await createWithEvents(app.db, request.auth!, kind, request.body as Record<string, unknown>)
         reply.header('location', `/api/v1${base}/${change.id}`)
         return sendRecord(reply, change.after!, 201, kind)
       },
@@ -114,11 +101,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
     },
     async (request, reply) => {
       const id = (request.params as { id: string }).id
-      const change = await inTransaction(request, async (trx) => {
-        const c = await patchRecord(trx, request.auth!, kind, id, request.body as Record<string, unknown>)
-        if (c) await emitChange(trx, request, 'updated', c)
-        return c
-      })
+      const change = await updateWithEvents(app.db, request.auth!, kind, id, request.body as Record<string, unknown>)
       if (!change) throw new NotFound(kind.label)
       return sendRecord(reply, change.after!, 200, kind)
     },
@@ -128,11 +111,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
     { schema: { tags, summary: `Delete a ${kind.label.toLowerCase()}`, params: idParamsSchema, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: requireScopes(...WRITE) },
     async (request, reply) => {
       const id = (request.params as { id: string }).id
-      const change = await inTransaction(request, async (trx) => {
-        const c = await removeRecord(trx, request.auth!, kind, id)
-        if (c) await emitChange(trx, request, 'deleted', c)
-        return c
-      })
+      const change = await deleteWithEvents(app.db, request.auth!, kind, id)
       if (!change) throw new NotFound(kind.label)
       return reply.status(204).send()
     },
@@ -165,20 +144,11 @@ function registerCommentRoutes(app: FastifyInstance): void {
     },
     async (request, reply) => {
       const caseId = (request.params as { id: string }).id
-      const change = await inTransaction(request, async (trx) => {
-        // Lock the case so a concurrent delete cannot leave the comment orphaned mid-request.
-        const parent = await getRecordForUpdate(trx, request, caseKind, caseId)
-        if (!parent) throw new NotFound('Case')
-        return createRecord(trx, request.auth!, comment, request.body as Record<string, unknown>, { fixed: { case_id: caseId } })
-      })
+      const change = await addCaseComment(app.db, request.auth!, caseId, request.body as Record<string, unknown>)
       reply.header('location', `/api/v1/case-comments/${change.id}`)
       return sendRecord(reply, change.after!, 201)
     },
   )
-}
-
-function getRecordForUpdate(trx: FastifyInstance['db'], request: FastifyRequest, kind: RecordKind, id: string) {
-  return findRecordJson(trx, request.auth!.orgId, kind, id, true)
 }
 
 export async function recordRoutes(app: FastifyInstance): Promise<void> {

@@ -6,9 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { requireScopes } from '../http/auth.ts'
 import { idParamsSchema, problemSchema, recordSchema, uuidSchema } from './record.schemas.ts'
 import { kindsByName } from './kinds/index.ts'
-import { convertLead } from './leads/lead-convert.ts'
-import { escalateCase } from './cases/case-escalate.ts'
-import { emitChange, inTransaction } from './record.routes.ts'
+import { convertLeadWithEvents, escalateCaseWithEvents } from './record-writes.ts'
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema, 409: problemSchema }
 
@@ -49,12 +47,7 @@ export async function specialActionRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const id = (request.params as { id: string }).id
-      const result = await inTransaction(request, async (trx) => {
-        const r = await convertLead(trx, request.auth!, id, (request.body ?? {}) as never)
-        for (const c of r.created) await emitChange(trx, request, 'created', c)
-        await emitChange(trx, request, 'converted', r.lead)
-        return r
-      })
+      const result = await convertLeadWithEvents(app.db, request.auth!, id, (request.body ?? {}) as never)
       return reply.type('application/json; charset=utf-8').send(
         JSON.stringify({ lead: result.lead.after, account: result.account, contact: result.contact, opportunity: result.opportunity }),
       )
@@ -76,11 +69,7 @@ export async function specialActionRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const id = (request.params as { id: string }).id
-      const change = await inTransaction(request, async (trx) => {
-        const c = await escalateCase(trx, request.auth!, id)
-        await emitChange(trx, request, 'escalated', c)
-        return c
-      })
+      const change = await escalateCaseWithEvents(app.db, request.auth!, id)
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(change.after))
     },
   )
