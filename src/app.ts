@@ -23,6 +23,7 @@ import { uuidv7 } from './shared/ids.ts'
 import cors from '@fastify/cors'
 import { systemClock, type Clock } from './shared/clock.ts'
 import { makeBearerVerifier, oauthServer, resourcesOf, settingsRoutes } from './oauth/index.ts'
+import { webhookRoutes, webhooksPlugin } from './webhooks/index.ts'
 
 export interface AppOptions {
   config: Config
@@ -65,6 +66,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(housekeepingPlugin, { clock })
   await app.register(formbody, { bodyLimit: 64 * 1024 })
   await app.register(openapiPlugin, { publicUrl: config.publicUrl })
+  await app.register(webhooksPlugin, { clock })
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   await app.register(pageRoutes)
@@ -84,6 +86,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(recordRoutes)
       await api.register(specialActionRoutes)
       await api.register(settingsRoutes, { clock })
+      await api.register(webhookRoutes, { box: app.secretBox })
     },
     { prefix: '/api/v1' },
   )

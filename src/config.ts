@@ -22,6 +22,14 @@ export interface Config {
   /** Token endpoint requests per minute, per client and per address (429 past them). */
   tokenRatePerClient: number
   tokenRatePerAddress: number
+  /** Which work this process does: HTTP and background work (`all`), only HTTP (`web`), only background work (`worker`). */
+  role: 'all' | 'web' | 'worker'
+  /** 32-byte key sealing stored secrets (webhook signing secrets); null: a key the service keeps in its database. */
+  encryptionKey: Buffer | null
+  /** Plain-http webhook URLs; https only unless set (defaults to ALLOW_PRIVATE_OUTBOUND). */
+  webhookAllowHttp: boolean
+  /** Deliveries one process sends at the same time. */
+  webhookConcurrency: number
 }
 
 export class ConfigError extends Error {}
@@ -67,15 +75,29 @@ function parseDatabaseUrl(raw: string | undefined): string | null {
   return raw
 }
 
+function parseRole(raw: string | undefined): Config['role'] {
+  if (raw === undefined || raw === '') return 'all'
+  if (raw === 'all' || raw === 'web' || raw === 'worker') return raw
+  throw new ConfigError(`SERVICE_ROLE must be all, web or worker, got "${raw}"`)
+}
+
+function parseEncryptionKey(raw: string | undefined): Buffer | null {
+  if (raw === undefined || raw === '') return null
+  const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64')
+  if (key.length !== 32) throw new ConfigError('ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)')
+  return key
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort('PORT', env.PORT, 3000)
+  const allowPrivateOutbound = parseBool('ALLOW_PRIVATE_OUTBOUND', env.ALLOW_PRIVATE_OUTBOUND, false)
   return {
     port,
     host: env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0',
     publicUrl: parsePublicUrl(env.PUBLIC_URL, port),
     databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
     dataDir: path.resolve(env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : './data'),
-    allowPrivateOutbound: parseBool('ALLOW_PRIVATE_OUTBOUND', env.ALLOW_PRIVATE_OUTBOUND, false),
+    allowPrivateOutbound,
     logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',
     trustProxy: parseBool('TRUST_PROXY', env.TRUST_PROXY, false),
     bodyLimitBytes: parsePositiveInt('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 1024 * 1024),
@@ -84,5 +106,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthMetadataDocuments: parseBool('OAUTH_METADATA_DOCUMENTS', env.OAUTH_METADATA_DOCUMENTS, true),
     tokenRatePerClient: parsePositiveInt('OAUTH_TOKEN_RATE_PER_CLIENT', env.OAUTH_TOKEN_RATE_PER_CLIENT, 120),
     tokenRatePerAddress: parsePositiveInt('OAUTH_TOKEN_RATE_PER_ADDRESS', env.OAUTH_TOKEN_RATE_PER_ADDRESS, 300),
+    role: parseRole(env.SERVICE_ROLE),
+    encryptionKey: parseEncryptionKey(env.ENCRYPTION_KEY),
+    webhookAllowHttp: parseBool('WEBHOOK_ALLOW_HTTP', env.WEBHOOK_ALLOW_HTTP, allowPrivateOutbound),
+    webhookConcurrency: parsePositiveInt('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 64),
   }
 }

@@ -20,8 +20,10 @@ export async function startService(config: Config, options: { logger?: boolean |
   try {
     await migrateToLatest(database)
     const app = await buildApp({ config, database, logger: options.logger })
-    await app.listen({ port: config.port, host: config.host })
-    const address = app.server.address()
+    // A worker only does background work (webhook deliveries): it starts the app but serves nothing.
+    if (config.role === 'worker') await app.ready()
+    else await app.listen({ port: config.port, host: config.host })
+    const address = config.role === 'worker' ? null : app.server.address()
     const port = typeof address === 'object' && address ? address.port : config.port
     return {
       app,

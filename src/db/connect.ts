@@ -22,6 +22,11 @@ export interface Database {
   /** pg-boss and benchmarks need the raw handle of the embedded database. */
   pglite: PGlite | null
   connectionString: string | null
+  /**
+   * Calls `onNotify` for every NOTIFY on `channel` (sent at commit). A wake-up signal only: a lost
+   * notification must never lose work, so listeners also poll.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -45,9 +50,36 @@ export async function openPostgres(connectionString: string, options: { max?: nu
     async execScript(script) {
       await pool.query(script)
     },
+    listen: (channel, onNotify) => listenPostgres(connectionString, channel, onNotify),
     async close() {
       await db.destroy()
     },
+  }
+}
+
+/** A dedicated connection that LISTENs, reconnecting after errors until stopped. */
+async function listenPostgres(connectionString: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  let stopped = false
+  let client: pg.Client | null = null
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString })
+    c.on('notification', (msg) => {
+      if (msg.channel === channel) onNotify()
+    })
+    c.on('error', () => {
+      client = null
+      c.end().catch(() => {})
+      if (!stopped) setTimeout(() => void connect().catch(() => {}), 1000).unref()
+    })
+    await c.connect()
+    await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+    if (stopped) await c.end()
+    else client = c
+  }
+  await connect()
+  return async () => {
+    stopped = true
+    await client?.end().catch(() => {})
   }
 }
 
@@ -73,6 +105,12 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
     connectionString: null,
     async execScript(script) {
       await pglite.exec(script)
+    },
+    async listen(channel, onNotify) {
+      const unsubscribe = await pglite.listen(channel, onNotify)
+      return async () => {
+        if (!pglite.closed) await unsubscribe()
+      }
     },
     async close() {
       try {

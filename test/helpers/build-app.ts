@@ -78,12 +78,12 @@ export function json<T = any>(res: LightMyRequestResponse): T {
  * One database and one app for a whole test file (PGlite is slow to create), emptied before each
  * test. Call inside a describe; read `.app` and `.tdb` inside tests and hooks.
  */
-export function appPerFile(target: TargetName): { readonly app: FastifyInstance; readonly tdb: TestDatabase } {
+export function appPerFile(target: TargetName, overrides: Record<string, string> = {}): { readonly app: FastifyInstance; readonly tdb: TestDatabase } {
   let tdb: TestDatabase
   let app: FastifyInstance
   beforeAll(async () => {
     tdb = await createTestDatabase(target)
-    app = await buildTestApp(tdb.database)
+    app = await buildTestApp(tdb.database, overrides)
   })
   afterAll(async () => {
     await app?.close()

@@ -1,0 +1,159 @@
+/**
+ * SQL of the delivery queue and its log: claiming due deliveries (`FOR UPDATE SKIP LOCKED`, so any
+ * number of processes share the queue without sending one delivery twice), recording each attempt,
+ * and reading the log a page at a time.
+ */
+import { sql, type Kysely } from 'kysely'
+import type { DB } from '../db/database.ts'
+
+type Executor = Kysely<DB>
+
+export interface ClaimedDelivery {
+  org_id: string
+  id: string
+  webhook_id: string
+  event_id: string
+  event_type: string
+  body: string
+  attempt_count: number
+  url: string
+  secret_sealed: string | null
+  webhook_status: 'active' | 'disabled'
+  failing_since: Date | null
+}
+
+/**
+ * Takes up to `limit` due deliveries and leases them until `leaseUntil`: the row stays `pending`
+ * with a later due time, so if this process dies mid-send the delivery simply comes due again.
+ */
+export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+  const r = await sql<ClaimedDelivery>`
+    WITH due AS (
+      SELECT org_id, id FROM webhook_deliveries
+      WHERE status = 'pending' AND next_attempt_at <= ${now}
+      ORDER BY next_attempt_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED
+    ), claimed AS (
+      UPDATE webhook_deliveries d
+      SET next_attempt_at = ${leaseUntil}, attempt_count = d.attempt_count + 1, updated_at = ${now}
+      FROM due WHERE d.org_id = due.org_id AND d.id = due.id
+      RETURNING d.org_id, d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.attempt_count
+    )
+    SELECT c.*, w.url, w.secret_sealed, w.status AS webhook_status, w.failing_since
+    FROM claimed c JOIN webhooks w ON w.org_id = c.org_id AND w.id = c.webhook_id
+  `.execute(db)
+  return r.rows
+}
+
+export interface AttemptResult {
+  startedAt: Date
+  statusCode: number | null
+  latencyMs: number
+  error: string | null
+  responseBody: string | null
+  /** What happens to the delivery: done, tried again at a time, or given up. */
+  outcome: { status: 'succeeded' } | { status: 'pending'; nextAttemptAt: Date } | { status: 'failed' }
+}
+
+export async function recordAttempt(db: Executor, d: Pick<ClaimedDelivery, 'org_id' | 'id' | 'attempt_count'>, result: AttemptResult, now: Date): Promise<void> {
+  const next = result.outcome.status === 'pending' ? result.outcome.nextAttemptAt : now
+  // Attempt row and delivery state in one statement (one round trip per delivery).
+  await sql`
+    WITH attempt AS (
+      INSERT INTO webhook_attempts (org_id, delivery_id, attempt, started_at, status_code, latency_ms, error, response_body)
+      VALUES (${d.org_id}, ${d.id}, ${d.attempt_count}, ${result.startedAt}, ${result.statusCode}, ${Math.round(result.latencyMs)}, ${result.error}, ${result.responseBody})
+      ON CONFLICT DO NOTHING
+    )
+    UPDATE webhook_deliveries
+    SET status = ${result.outcome.status}, next_attempt_at = ${next}, last_status_code = ${result.statusCode},
+        last_error = ${result.error}, updated_at = ${now}
+    WHERE org_id = ${d.org_id} AND id = ${d.id}
+  `.execute(db)
+}
+
+/** Success ends an endpoint's run of failures; the first failure starts one. */
+export async function markEndpointHealthy(db: Executor, orgId: string, webhookId: string): Promise<void> {
+  await sql`UPDATE webhooks SET failing_since = NULL WHERE org_id = ${orgId} AND id = ${webhookId} AND failing_since IS NOT NULL`.execute(db)
+}
+
+export async function markEndpointFailing(db: Executor, orgId: string, webhookId: string, now: Date): Promise<void> {
+  await sql`UPDATE webhooks SET failing_since = ${now} WHERE org_id = ${orgId} AND id = ${webhookId} AND failing_since IS NULL`.execute(db)
+}
+
+export interface DeliveryView {
+  id: string
+  event_id: string
+  event_type: string
+  status: 'pending' | 'succeeded' | 'failed'
+  attempt_count: number
+  next_attempt_at: string | null
+  last_status_code: number | null
+  last_error: string | null
+  created_at: string
+  updated_at: string
+  payload: unknown
+  attempts: Array<{ attempt: number; started_at: string; status_code: number | null; latency_ms: number; error: string | null; response_body: string | null }>
+}
+
+const TS = (col: string) => sql.raw(`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
+
+/** Newest first; the attempts of each delivery oldest first. */
+export async function listDeliveries(
+  db: Executor,
+  orgId: string,
+  webhookId: string,
+  opts: { limit: number; cursor?: string; status?: string; deliveryId?: string },
+): Promise<DeliveryView[]> {
+  const conditions = [sql`d.org_id = ${orgId}`, sql`d.webhook_id = ${webhookId}`]
+  if (opts.cursor) conditions.push(sql`d.id < ${opts.cursor}`)
+  if (opts.status) conditions.push(sql`d.status = ${opts.status}`)
+  if (opts.deliveryId) conditions.push(sql`d.id = ${opts.deliveryId}`)
+  const r = await sql<DeliveryView>`
+    SELECT d.id, d.event_id, d.event_type, d.status, d.attempt_count,
+           CASE WHEN d.status = 'pending' THEN ${TS('d.next_attempt_at')} END AS next_attempt_at,
+           d.last_status_code, d.last_error, ${TS('d.created_at')} AS created_at, ${TS('d.updated_at')} AS updated_at,
+           d.body::json AS payload,
+           coalesce((
+             SELECT json_agg(json_build_object('attempt', a.attempt, 'started_at', ${TS('a.started_at')}, 'status_code', a.status_code,
+                                               'latency_ms', a.latency_ms, 'error', a.error, 'response_body', a.response_body) ORDER BY a.attempt)
+             FROM webhook_attempts a WHERE a.org_id = d.org_id AND a.delivery_id = d.id
+           ), '[]'::json) AS attempts
+    FROM webhook_deliveries d
+    WHERE ${sql.join(conditions, sql` AND `)}
+    ORDER BY d.id DESC
+    LIMIT ${opts.limit}
+  `.execute(db)
+  return r.rows
+}
+
+/** Queues a finished delivery again, now. False when it is not this webhook's or still pending. */
+export async function requeueDelivery(db: Executor, orgId: string, webhookId: string, deliveryId: string, now: Date): Promise<'requeued' | 'pending' | 'missing'> {
+  const r = await sql<{ status: string }>`
+    WITH target AS (
+      SELECT status FROM webhook_deliveries WHERE org_id = ${orgId} AND webhook_id = ${webhookId} AND id = ${deliveryId} FOR UPDATE
+    ), updated AS (
+      UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ${now}, updated_at = ${now}
+      WHERE org_id = ${orgId} AND webhook_id = ${webhookId} AND id = ${deliveryId} AND status <> 'pending'
+      RETURNING 1
+    )
+    SELECT status FROM target
+  `.execute(db)
+  if (r.rows.length === 0) return 'missing'
+  return r.rows[0].status === 'pending' ? 'pending' : 'requeued'
+}
+
+/** A single delivery to one endpoint (the test event), woken like outbox rows. */
+export async function insertDirectDelivery(db: Executor, orgId: string, webhookId: string, eventId: string, type: string, body: string, at: Date): Promise<string> {
+  const r = await sql<{ id: string }>`
+    INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at)
+    VALUES (${orgId}, cairn_uuidv7(${at}), ${webhookId}, ${eventId}, ${type}, ${body}, 'pending', ${at}, ${at}, ${at})
+    RETURNING id
+  `.execute(db)
+  return r.rows[0].id
+}
+
+/** Deliveries that ended more than `before` ago go, with their attempts (housekeeping). */
+export async function pruneDeliveries(db: Executor, before: Date): Promise<void> {
+  await sql`DELETE FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < ${before}`.execute(db)
+}

@@ -1,0 +1,49 @@
+/**
+ * Webhooks: signed, retried, at-least-once change notifications.
+ * This folder owns the event catalogue (webhook-events), the transactional outbox written with every
+ * record change (outbox), the endpoints and their API (webhook.*), the delivery queue and log
+ * (delivery.repository), the background sender (dispatcher) with its retry policy and signing.
+ */
+import fp from 'fastify-plugin'
+import type { Clock } from '../shared/clock.ts'
+import { loadSecretBox, type SecretBox } from '../shared/secret-box.ts'
+import { startDispatcher, type Dispatcher } from './dispatcher.ts'
+import { DELIVERIES_CHANNEL, installOutbox } from './outbox.ts'
+
+export { webhookRoutes } from './webhook.routes.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    secretBox: SecretBox
+    /** Null in processes that do no background work (SERVICE_ROLE=web). */
+    webhookDispatcher: Dispatcher | null
+  }
+}
+
+/** The outbox hook, the secret box, and (unless this process only serves HTTP) the dispatcher. */
+export const webhooksPlugin = fp(
+  async (app, opts: { clock: Clock }) => {
+    installOutbox()
+    app.decorate('secretBox', await loadSecretBox(app.db, app.config.encryptionKey))
+    app.decorate('webhookDispatcher', null)
+    if (app.config.role === 'web') return
+    let unlisten: (() => Promise<void>) | null = null
+    app.addHook('onReady', async () => {
+      const dispatcher = startDispatcher({
+        db: app.db,
+        box: app.secretBox,
+        clock: opts.clock,
+        allowPrivate: app.config.allowPrivateOutbound,
+        concurrency: app.config.webhookConcurrency,
+        log: app.log.child({ component: 'webhooks' }),
+      })
+      app.webhookDispatcher = dispatcher
+      unlisten = await app.database.listen(DELIVERIES_CHANNEL, () => dispatcher.wake())
+    })
+    app.addHook('onClose', async () => {
+      await unlisten?.()
+      await app.webhookDispatcher?.stop()
+    })
+  },
+  { name: 'webhooks', dependencies: ['database'] },
+)

@@ -1,0 +1,43 @@
+/**
+ * The transactional outbox: inside the transaction of every record change, one delivery row per
+ * event and subscribed active endpoint. The change and its deliveries commit or vanish together,
+ * so a crash can never lose an event; the dispatcher sends them afterwards.
+ */
+import { sql, type Kysely } from 'kysely'
+import type { DB } from '../db/database.ts'
+import { recordChangeHooks, type RecordChangeHook } from '../records/record-events.ts'
+import { uuidv7 } from '../shared/ids.ts'
+import { envelope, eventBodies, eventsForChange } from './webhook-events.ts'
+
+/** The channel a commit with new deliveries wakes dispatchers on (NOTIFY is sent at commit). */
+export const DELIVERIES_CHANNEL = 'cairn_webhook_deliveries'
+
+export async function enqueueEvent(trx: Kysely<DB>, orgId: string, type: string, eventId: string, bodies: { body: string; redactedBody: string }, at: Date): Promise<void> {
+  // One statement whatever the number of endpoints: fan out, then notify only when a row was written.
+  await sql`
+    WITH inserted AS (
+      INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at)
+      SELECT w.org_id, cairn_uuidv7(${at}), w.id, ${eventId}, ${type},
+             CASE WHEN w.include_amounts THEN ${bodies.body} ELSE ${bodies.redactedBody} END,
+             'pending', ${at}, ${at}, ${at}
+      FROM webhooks w
+      WHERE w.org_id = ${orgId} AND w.status = 'active' AND ${type} = ANY (w.events)
+      RETURNING 1
+    )
+    SELECT pg_notify(${DELIVERIES_CHANNEL}, '') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_row
+  `.execute(trx)
+}
+
+export const outboxHook: RecordChangeHook = async (trx, auth, action, change) => {
+  const at = new Date()
+  for (const event of eventsForChange(action, change)) {
+    const id = uuidv7(at)
+    const bodies = eventBodies(change.kind, envelope(id, event.type, at, auth.orgId, event.object, event.previous))
+    await enqueueEvent(trx, auth.orgId, event.type, id, bodies, at)
+  }
+}
+
+/** Idempotent: several apps in one process (tests) share the one hook list. */
+export function installOutbox(): void {
+  if (!recordChangeHooks.includes(outboxHook)) recordChangeHooks.push(outboxHook)
+}

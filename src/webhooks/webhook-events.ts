@@ -1,0 +1,89 @@
+/**
+ * The event catalogue of the spec (service-spec.md, Events) and how a record change becomes events:
+ * names, the conditions of the special ones (decisions.md, Webhooks) and the delivered body.
+ */
+import type { RecordAction } from '../records/record-events.ts'
+import { changedFields, type RecordChange } from '../records/record.service.ts'
+import { redactRecord } from '../records/record-redaction.ts'
+
+export const EVENT_CATALOGUE = {
+  account: ['created', 'updated', 'deleted'],
+  contact: ['created', 'updated', 'deleted'],
+  lead: ['created', 'updated', 'deleted', 'converted'],
+  opportunity: ['created', 'updated', 'deleted', 'stage_changed'],
+  case: ['created', 'updated', 'deleted', 'escalated'],
+} as const satisfies Record<string, readonly string[]>
+
+export type EventEntity = keyof typeof EVENT_CATALOGUE
+export const EVENT_NAMES: readonly string[] = Object.entries(EVENT_CATALOGUE).flatMap(([entity, actions]) => actions.map((a) => `${entity}.${a}`))
+/** Sent by "Send test event"; not subscribable. */
+export const TEST_EVENT = 'webhook.test'
+
+export function isEntity(kind: string): kind is EventEntity {
+  return kind in EVENT_CATALOGUE
+}
+
+export interface PendingEvent {
+  type: string
+  /** The body with every field, and the body for endpoints that may not read amounts. */
+  body: string
+  redactedBody: string
+}
+
+export interface EventEnvelope {
+  id: string
+  type: string
+  timestamp: string
+  organization_id: string
+  data: { object: Record<string, unknown>; previous?: Record<string, unknown> }
+}
+
+function envelope(id: string, type: string, at: Date, orgId: string, object: Record<string, unknown>, previous: Record<string, unknown> | undefined): EventEnvelope {
+  return { id, type, timestamp: at.toISOString(), organization_id: orgId, data: previous ? { object, previous } : { object } }
+}
+
+/**
+ * The events one change produces. A stage change is both `opportunity.updated` and
+ * `opportunity.stage_changed` (decisions.md); `previous` carries the old values of what changed.
+ */
+export function eventsForChange(action: RecordAction, change: RecordChange): Array<{ type: string; object: Record<string, unknown>; previous?: Record<string, unknown> }> {
+  const entity = change.kind.name
+  if (!isEntity(entity)) return []
+  const object = (change.after ?? change.before)!
+  switch (action) {
+    case 'created':
+      return [{ type: `${entity}.created`, object }]
+    case 'deleted':
+      return [{ type: `${entity}.deleted`, object }]
+    case 'updated': {
+      const previous = changedFields(change)
+      const events: Array<{ type: string; object: Record<string, unknown>; previous?: Record<string, unknown> }> = [{ type: `${entity}.updated`, object, previous }]
+      if (entity === 'opportunity' && 'stage' in previous) events.push({ type: 'opportunity.stage_changed', object, previous })
+      return events
+    }
+    case 'converted':
+      return entity === 'lead' ? [{ type: 'lead.converted', object, previous: changedFields(change) }] : []
+    case 'escalated':
+      return entity === 'case' ? [{ type: 'case.escalated', object, previous: changedFields(change) }] : []
+  }
+}
+
+/** The JSON bodies of one event: as is, and with amounts hidden (record-redaction.ts). */
+export function eventBodies(kind: RecordChange['kind'], event: EventEnvelope): { body: string; redactedBody: string } {
+  const body = JSON.stringify(event)
+  if (kind.name !== 'opportunity') return { body, redactedBody: body }
+  const hidden: EventEnvelope = {
+    ...event,
+    data: {
+      object: redactRecord(kind, { ...event.data.object }),
+      ...(event.data.previous ? { previous: redactRecord(kind, { ...event.data.previous }) } : {}),
+    },
+  }
+  return { body, redactedBody: JSON.stringify(hidden) }
+}
+
+export function testEventEnvelope(id: string, at: Date, orgId: string, webhookId: string): EventEnvelope {
+  return envelope(id, TEST_EVENT, at, orgId, { webhook_id: webhookId, message: 'This is a test event sent from Cairn.' }, undefined)
+}
+
+export { envelope }

@@ -1,0 +1,162 @@
+/**
+ * The webhook API (decisions.md, Paths): register, list, read, change, delete; the delivery log;
+ * retrying a delivery by hand; sending a test event. Reading needs crm:read, managing crm:write,
+ * and people in the app must be administrators (Settings -> Webhooks is an admin page).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
+import { requireAdmin, requireScopes } from '../http/auth.ts'
+import { problemSchema } from '../records/record.schemas.ts'
+import { Conflict, NotFound } from '../shared/errors.ts'
+import { uuidv7 } from '../shared/ids.ts'
+import type { SecretBox } from '../shared/secret-box.ts'
+import { insertDirectDelivery, listDeliveries, requeueDelivery } from './delivery.repository.ts'
+import { DELIVERIES_CHANNEL } from './outbox.ts'
+import { testEventEnvelope, TEST_EVENT } from './webhook-events.ts'
+import { deleteWebhook, findWebhook, listWebhooks } from './webhook.repository.ts'
+import {
+  createdWebhookSchema,
+  createWebhookBody,
+  deliveryPageSchema,
+  deliveryParams,
+  deliveryQuerySchema,
+  deliverySchema,
+  pageQuerySchema,
+  patchWebhookBody,
+  webhookPageSchema,
+  webhookParams,
+  webhookSchema,
+} from './webhook.schemas.ts'
+import { changeWebhook, createWebhook, type WebhookInput } from './webhook.service.ts'
+
+const tags = ['Webhooks']
+const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema }
+
+const read = requireScopes('crm:read')
+const manage = [
+  requireScopes('crm:write'),
+  async (request: FastifyRequest) => {
+    if (request.auth?.via === 'session') await requireAdmin()(request)
+  },
+]
+
+function page<T extends { id: string }>(rows: T[], limit: number) {
+  const has_more = rows.length > limit
+  const data = has_more ? rows.slice(0, limit) : rows
+  return { data, has_more, next_cursor: has_more ? data[data.length - 1].id : null }
+}
+
+export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox }): Promise<void> {
+  const deps = { db: app.db, config: app.config, box: opts.box }
+  const wakeDispatchers = () => sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(app.db)
+
+  async function existing(request: FastifyRequest) {
+    const { id } = request.params as { id: string }
+    const webhook = await findWebhook(app.db, request.auth!.orgId, id)
+    if (!webhook) throw new NotFound('Webhook')
+    return webhook
+  }
+
+  app.post(
+    '/webhooks',
+    {
+      schema: { tags, summary: 'Register a webhook', description: 'At most 50 per organization.', body: createWebhookBody, response: { 201: createdWebhookSchema, ...errors, 409: problemSchema } },
+      onRequest: manage,
+    },
+    async (request, reply) => {
+      const { webhook, secret } = await createWebhook(deps, request.auth!, request.body as Required<Pick<WebhookInput, 'url' | 'events'>>)
+      reply.header('location', `/api/v1/webhooks/${webhook.id}`)
+      return reply.status(201).send({ ...webhook, secret })
+    },
+  )
+
+  app.get(
+    '/webhooks',
+    { schema: { tags, summary: 'List the webhooks of the organization', description: 'Newest first; keyset-paged.', querystring: pageQuerySchema, response: { 200: webhookPageSchema, ...errors } }, onRequest: read },
+    async (request) => {
+      const { limit = 50, cursor } = request.query as { limit?: number; cursor?: string }
+      return page(await listWebhooks(app.db, request.auth!.orgId, limit + 1, cursor), limit)
+    },
+  )
+
+  app.get('/webhooks/:id', { schema: { tags, summary: 'Get a webhook', params: webhookParams, response: { 200: webhookSchema, ...errors } }, onRequest: read }, existing)
+
+  app.patch(
+    '/webhooks/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change, disable or re-enable a webhook',
+        description: 'Only the fields sent change. `status: "active"` re-enables an endpoint the service disabled.',
+        params: webhookParams,
+        body: patchWebhookBody,
+        response: { 200: createdWebhookSchema, ...errors },
+      },
+      onRequest: manage,
+    },
+    async (request) => {
+      const { webhook, secret } = await changeWebhook(deps, request.auth!, (request.params as { id: string }).id, request.body as WebhookInput)
+      return { ...webhook, secret }
+    },
+  )
+
+  app.delete(
+    '/webhooks/:id',
+    { schema: { tags, summary: 'Delete a webhook and its delivery log', params: webhookParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: manage },
+    async (request, reply) => {
+      if (!(await deleteWebhook(app.db, request.auth!.orgId, (request.params as { id: string }).id))) throw new NotFound('Webhook')
+      return reply.status(204).send()
+    },
+  )
+
+  app.get(
+    '/webhooks/:id/deliveries',
+    {
+      schema: { tags, summary: 'The delivery log of a webhook', description: 'Newest first; keyset-paged; each delivery with its attempts and payload.', params: webhookParams, querystring: deliveryQuerySchema, response: { 200: deliveryPageSchema, ...errors } },
+      onRequest: read,
+    },
+    async (request) => {
+      const webhook = await existing(request)
+      const { limit = 50, cursor, status } = request.query as { limit?: number; cursor?: string; status?: string }
+      return page(await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: limit + 1, cursor, status }), limit)
+    },
+  )
+
+  app.post(
+    '/webhooks/:id/deliveries/:delivery_id/retry',
+    {
+      schema: { tags, summary: 'Send a delivery again now', description: 'Keeps its webhook-id, so receivers can de-duplicate.', params: deliveryParams, response: { 202: deliverySchema, ...errors, 409: problemSchema } },
+      onRequest: manage,
+    },
+    async (request, reply) => {
+      const webhook = await existing(request)
+      if (webhook.status !== 'active') throw new Conflict('The webhook is disabled; enable it first.')
+      const deliveryId = (request.params as { delivery_id: string }).delivery_id
+      const result = await requeueDelivery(app.db, request.auth!.orgId, webhook.id, deliveryId, new Date())
+      if (result === 'missing') throw new NotFound('Delivery')
+      if (result === 'pending') throw new Conflict('This delivery is already waiting to be sent.')
+      await wakeDispatchers()
+      const [delivery] = await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: 1, deliveryId })
+      return reply.status(202).send(delivery)
+    },
+  )
+
+  app.post(
+    '/webhooks/:id/test',
+    {
+      schema: { tags, summary: 'Send a test event', description: `Queues a \`${TEST_EVENT}\` delivery to this endpoint; it shows in the delivery log.`, params: webhookParams, response: { 202: deliverySchema, ...errors, 409: problemSchema } },
+      onRequest: manage,
+    },
+    async (request, reply) => {
+      const webhook = await existing(request)
+      if (webhook.status !== 'active') throw new Conflict('The webhook is disabled; enable it first.')
+      const at = new Date()
+      const eventId = uuidv7(at)
+      const body = JSON.stringify(testEventEnvelope(eventId, at, request.auth!.orgId, webhook.id))
+      const deliveryId = await insertDirectDelivery(app.db, request.auth!.orgId, webhook.id, eventId, TEST_EVENT, body, at)
+      await wakeDispatchers()
+      const [delivery] = await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: 1, deliveryId })
+      return reply.status(202).send(delivery)
+    },
+  )
+}

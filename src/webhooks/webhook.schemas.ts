@@ -1,0 +1,138 @@
+/** Route schemas of the webhook API: the single source of its validation and its OpenAPI. */
+import { cursorSchema, limitSchema, uuidSchema } from '../records/record.schemas.ts'
+import { EVENT_NAMES } from './webhook-events.ts'
+
+type Schema = Record<string, unknown>
+
+const ts = { type: 'string', format: 'date-time' }
+const tsOrNull = { type: ['string', 'null'], format: 'date-time' }
+
+export const webhookSchema: Schema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    url: { type: 'string' },
+    events: { type: 'array', items: { type: 'string' } },
+    description: { type: ['string', 'null'] },
+    secret_set: { type: 'boolean', description: 'Whether deliveries are signed. The secret itself is never shown again after creation.' },
+    status: { type: 'string', enum: ['active', 'disabled'] },
+    disabled_reason: { type: ['string', 'null'] },
+    disabled_at: tsOrNull,
+    created_at: ts,
+    updated_at: ts,
+    delivery_stats: {
+      type: 'object',
+      properties: { pending: { type: 'integer' }, succeeded: { type: 'integer' }, failed: { type: 'integer' }, last_attempt_at: tsOrNull },
+    },
+  },
+  required: ['id', 'url', 'events', 'secret_set', 'status', 'created_at', 'updated_at', 'delivery_stats'],
+}
+
+export const createdWebhookSchema: Schema = {
+  ...webhookSchema,
+  properties: {
+    ...(webhookSchema.properties as Schema),
+    secret: { type: ['string', 'null'], description: 'The generated secret, in this response only (null unless generate_secret was sent).' },
+  },
+}
+
+const eventsProperty = {
+  type: 'array',
+  minItems: 1,
+  maxItems: EVENT_NAMES.length,
+  items: { type: 'string', minLength: 1, maxLength: 100 },
+  description: `Event names to receive: ${EVENT_NAMES.join(', ')}.`,
+}
+const secretProperty = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 256,
+  description: 'Signing secret: a Standard Webhooks secret (whsec_ + base64 of 24-64 bytes) or any string of 16+ characters, whose UTF-8 bytes are the key.',
+}
+const common = {
+  url: { type: 'string', minLength: 1, maxLength: 2048, description: 'Absolute https URL (http only where the operator allows it), no user name or fragment.' },
+  events: eventsProperty,
+  description: { type: ['string', 'null'], maxLength: 500 },
+  generate_secret: { type: 'boolean', description: 'Let the service generate a secret; it is returned once, in this response.' },
+}
+
+export const createWebhookBody: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['url', 'events'],
+  properties: { ...common, secret: secretProperty },
+}
+
+export const patchWebhookBody: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    ...common,
+    secret: { ...secretProperty, type: ['string', 'null'], description: `${secretProperty.description} null stops signing.` },
+    status: { type: 'string', enum: ['active', 'disabled'], description: 'active re-enables a disabled endpoint; disabled pauses it.' },
+  },
+}
+
+export const webhookPageSchema: Schema = {
+  type: 'object',
+  properties: { data: { type: 'array', items: webhookSchema }, next_cursor: { type: ['string', 'null'] }, has_more: { type: 'boolean' } },
+  required: ['data', 'next_cursor', 'has_more'],
+}
+
+export const pageQuerySchema: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { limit: limitSchema, cursor: cursorSchema },
+}
+
+export const deliveryQuerySchema: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { limit: limitSchema, cursor: cursorSchema, status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] } },
+}
+
+export const deliverySchema: Schema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    event_id: { type: 'string', description: 'The webhook-id header: the same on every attempt.' },
+    event_type: { type: 'string' },
+    status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] },
+    attempt_count: { type: 'integer' },
+    next_attempt_at: tsOrNull,
+    last_status_code: { type: ['integer', 'null'] },
+    last_error: { type: ['string', 'null'] },
+    created_at: ts,
+    updated_at: ts,
+    payload: { type: 'object', additionalProperties: true, description: 'The delivered body.' },
+    attempts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          attempt: { type: 'integer' },
+          started_at: ts,
+          status_code: { type: ['integer', 'null'] },
+          latency_ms: { type: 'integer' },
+          error: { type: ['string', 'null'] },
+          response_body: { type: ['string', 'null'], description: 'The first KiB of the response.' },
+        },
+      },
+    },
+  },
+}
+
+export const deliveryPageSchema: Schema = {
+  type: 'object',
+  properties: { data: { type: 'array', items: deliverySchema }, next_cursor: { type: ['string', 'null'] }, has_more: { type: 'boolean' } },
+  required: ['data', 'next_cursor', 'has_more'],
+}
+
+export const webhookParams: Schema = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: uuidSchema } }
+export const deliveryParams: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'delivery_id'],
+  properties: { id: uuidSchema, delivery_id: uuidSchema },
+}
