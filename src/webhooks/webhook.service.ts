@@ -113,6 +113,7 @@ export async function createWebhook(deps: WebhookDeps, auth: AuthContext, input:
 }
 
 export async function changeWebhook(deps: WebhookDeps, auth: AuthContext, id: string, input: WebhookInput): Promise<{ webhook: WebhookView; secret: string | null }> {
+  if (!(await findWebhook(deps.db, auth.orgId, id))) throw new NotFound('Webhook')
   const changes: WebhookChanges = { description: input.description, status: input.status, disabledReason: input.status === 'disabled' ? 'Disabled by a user.' : undefined }
   if (input.url !== undefined) changes.url = await checkDestination(input.url, deps.config)
   if (input.events !== undefined) changes.events = checkEvents(input.events)
