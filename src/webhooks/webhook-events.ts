@@ -5,29 +5,12 @@
 import type { RecordAction } from '../records/record-events.ts'
 import { changedFields, type RecordChange } from '../records/record.service.ts'
 import { redactRecord } from '../records/record-redaction.ts'
+import { EVENT_CATALOGUE, TEST_EVENT, type EventEntity } from './event-catalogue.ts'
 
-export const EVENT_CATALOGUE = {
-  account: ['created', 'updated', 'deleted'],
-  contact: ['created', 'updated', 'deleted'],
-  lead: ['created', 'updated', 'deleted', 'converted'],
-  opportunity: ['created', 'updated', 'deleted', 'stage_changed'],
-  case: ['created', 'updated', 'deleted', 'escalated'],
-} as const satisfies Record<string, readonly string[]>
-
-export type EventEntity = keyof typeof EVENT_CATALOGUE
-export const EVENT_NAMES: readonly string[] = Object.entries(EVENT_CATALOGUE).flatMap(([entity, actions]) => actions.map((a) => `${entity}.${a}`))
-/** Sent by "Send test event"; not subscribable. */
-export const TEST_EVENT = 'webhook.test'
+export { EVENT_CATALOGUE, EVENT_NAMES, TEST_EVENT, type EventEntity } from './event-catalogue.ts'
 
 export function isEntity(kind: string): kind is EventEntity {
   return kind in EVENT_CATALOGUE
-}
-
-export interface PendingEvent {
-  type: string
-  /** The body with every field, and the body for endpoints that may not read amounts. */
-  body: string
-  redactedBody: string
 }
 
 export interface EventEnvelope {

@@ -51,7 +51,7 @@ export interface E2eService {
 }
 
 /** A fresh service whose PUBLIC_URL is exactly the address the browser uses (cookies, Origin checks). */
-export async function startE2eService(target: TargetName): Promise<E2eService> {
+export async function startE2eService(target: TargetName, extraEnv: Record<string, string> = {}): Promise<E2eService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-'))
   const pgDb = target === 'postgres' ? await createPostgresDatabase() : null
   const port = await freePort()
@@ -61,6 +61,7 @@ export async function startE2eService(target: TargetName): Promise<E2eService> {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...extraEnv,
   }
   if (pgDb) env.DATABASE_URL = pgDb.url
   const service = await startService(loadConfig(env), { logger: false })
@@ -111,4 +112,13 @@ export async function apiPost(page: Page, baseUrl: string, apiPath: string, body
   const csrf = ((await me.json()) as { csrf_token: string }).csrf_token
   const res = await page.request.post(`${baseUrl}/api/v1${apiPath}`, { data: body, headers: { 'x-csrf-token': csrf, origin: baseUrl } })
   return { status: res.status(), json: res.status() === 204 ? null : await res.json() }
+}
+
+/** With E2E_SCREENSHOTS=<dir>, saves a full-page screenshot there (after transitions settle). */
+export async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.E2E_SCREENSHOTS
+  if (!dir) return
+  fs.mkdirSync(dir, { recursive: true })
+  await page.waitForTimeout(300)
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true })
 }

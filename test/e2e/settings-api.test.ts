@@ -4,22 +4,12 @@
  * revokes the client with confirmation; a member sees no Settings entry and a not-allowed page.
  * With E2E_SCREENSHOTS=<dir>, saves screenshots of the page's states there.
  */
-import fs from 'node:fs'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { addUserToOrganization, createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
-import { ensureWebBuild, launchChromium, signIn, startE2eService, watchFailures, type E2eService } from './harness.ts'
+import { ensureWebBuild, shot, launchChromium, signIn, startE2eService, watchFailures, type E2eService } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
-const SHOTS = process.env.E2E_SCREENSHOTS
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return
-  fs.mkdirSync(SHOTS, { recursive: true })
-  await page.waitForTimeout(300) // let modal transitions settle
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true })
-}
 
 describe('Settings -> API in the browser', () => {
   let svc: E2eService

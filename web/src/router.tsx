@@ -6,6 +6,8 @@ import { RecordListPage } from './features/records/RecordListPage.tsx'
 import { RecordPage } from './features/records/RecordPage.tsx'
 import { CreateRecordPage, EditRecordPage } from './features/records/RecordFormPages.tsx'
 import { ApiClientsPage } from './features/settings/ApiClientsPage.tsx'
+import { WebhooksPage } from './features/webhooks/WebhooksPage.tsx'
+import { WebhookPage } from './features/webhooks/WebhookPage.tsx'
 import { NotFoundPage } from './components/NotFoundPage.tsx'
 
 export const router = createBrowserRouter(
@@ -17,6 +19,8 @@ export const router = createBrowserRouter(
         { index: true, element: <HomePage /> },
         { path: 'settings', element: <Navigate to="/settings/api" replace /> },
         { path: 'settings/api', element: <ApiClientsPage /> },
+        { path: 'settings/webhooks', element: <WebhooksPage /> },
+        { path: 'settings/webhooks/:id', element: <WebhookPage /> },
         { path: ':kindPath', element: <RecordListPage /> },
         { path: ':kindPath/new', element: <CreateRecordPage /> },
         { path: ':kindPath/:id', element: <RecordPage /> },

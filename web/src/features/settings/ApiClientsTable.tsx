@@ -4,33 +4,12 @@ import { ActionIcon, Badge, Code, CopyButton, Group, Stack, Table, Text, Tooltip
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react'
 import type { ApiClient } from '../../api/settings.ts'
 import { formatDateTime } from '../../kinds.ts'
+import { formatDay, timeAgo } from '../../components/time.ts'
 import { registrationText, scopeTitle } from './apiClientText.ts'
 import { RevokeClientButton } from './RevokeClientButton.tsx'
 
 // A badge is a grid whose label may shrink to nothing; in a tight table cell it would truncate.
 const FULL_LABEL = { root: { overflow: 'visible' }, label: { overflow: 'visible' } } as const
-
-function formatDay(value: string): string {
-  const date = new Date(value)
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
-}
-
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 86400],
-  ['month', 30 * 86400],
-  ['day', 86400],
-  ['hour', 3600],
-  ['minute', 60],
-]
-
-/** "3 hours ago", "yesterday"; "just now" under a minute. */
-function timeAgo(value: string): string {
-  const seconds = (new Date(value).getTime() - Date.now()) / 1000
-  if (Number.isNaN(seconds)) return value
-  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
-  for (const [unit, size] of UNITS) if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit)
-  return 'just now'
-}
 
 function Registration({ client }: { client: ApiClient }) {
   const { label, warn } = registrationText(client)

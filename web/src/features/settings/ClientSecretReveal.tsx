@@ -1,36 +1,9 @@
 // Shown once, right after a client is created: its id and secret with copy buttons, and the
 // warning that the secret cannot be seen again.
-import { ActionIcon, Alert, Button, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core'
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react'
+import { Alert, Button, Group, Stack, Text } from '@mantine/core'
+import { IconAlertTriangle } from '@tabler/icons-react'
+import { CopyableValue } from '../../components/CopyableValue.tsx'
 import type { CreatedApiClient } from '../../api/settings.ts'
-
-function CopyableValue({ label, value }: { label: string; value: string }) {
-  return (
-    <Stack gap={4}>
-      <Text size="sm" fw={500}>
-        {label}
-      </Text>
-      <Group gap="xs" wrap="nowrap" align="stretch">
-        <Code
-          block
-          aria-label={label}
-          style={{ flex: 1, wordBreak: 'break-all', whiteSpace: 'pre-wrap', fontSize: 13, padding: '8px 10px', display: 'flex', alignItems: 'center' }}
-        >
-          {value}
-        </Code>
-        <CopyButton value={value} timeout={2000}>
-          {({ copied, copy }) => (
-            <Tooltip label={copied ? 'Copied' : `Copy ${label.toLowerCase()}`} withArrow position="left">
-              <ActionIcon color={copied ? 'teal' : 'gray'} variant="light" size={38} onClick={copy} aria-label={`Copy ${label.toLowerCase()}`}>
-                {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </CopyButton>
-      </Group>
-    </Stack>
-  )
-}
 
 export function ClientSecretReveal({ created, onDone }: { created: CreatedApiClient; onDone: () => void }) {
   return (

@@ -1,0 +1,138 @@
+// Add or edit a webhook: the URL, the events, an optional description and how deliveries are
+// signed (not at all, a generated secret shown once, or the integrator's own). Server field errors
+// land under their inputs.
+import { Alert, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core'
+import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react'
+import { useState, type FormEvent } from 'react'
+import { ApiError } from '../../api/client.ts'
+import { useCreateWebhook, useUpdateWebhook, type SavedWebhook, type Webhook, type WebhookBody } from '../../api/webhooks.ts'
+import { CopyableValue } from '../../components/CopyableValue.tsx'
+import { EventChecklist } from './EventChecklist.tsx'
+
+type Signing = 'keep' | 'none' | 'generate' | 'own'
+
+function fieldErrors(error: unknown): { url?: string; events?: string; secret?: string; other?: string } {
+  if (!(error instanceof ApiError)) return {}
+  const out: Record<string, string> = {}
+  for (const e of error.fieldErrors) {
+    const field = e.field.replace(/^\/+/, '').split(/[./]/)[0]
+    if (['url', 'events', 'secret'].includes(field)) out[field] = e.message.charAt(0).toUpperCase() + e.message.slice(1)
+  }
+  if (Object.keys(out).length === 0) out.other = error.message
+  return out
+}
+
+function SecretReveal({ saved, onDone }: { saved: SavedWebhook; onDone: () => void }) {
+  return (
+    <Stack gap="md">
+      <Text size="sm">
+        Deliveries to <strong>{saved.url}</strong> are now signed with this secret (Standard Webhooks, HMAC-SHA256). Configure it in your receiver.
+      </Text>
+      <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title="Copy the secret now">
+        This is the only time the signing secret is shown. If it is lost, generate a new one from this webhook&apos;s settings.
+      </Alert>
+      <CopyableValue label="Signing secret" value={saved.secret!} />
+      <Group justify="flex-end">
+        <Button onClick={onDone}>I have copied the secret</Button>
+      </Group>
+    </Stack>
+  )
+}
+
+function WebhookForm({ webhook, onSaved, onCancel }: { webhook?: Webhook; onSaved: (w: SavedWebhook) => void; onCancel: () => void }) {
+  const create = useCreateWebhook()
+  const update = useUpdateWebhook(webhook?.id ?? '')
+  const mutation = webhook ? update : create
+  const [url, setUrl] = useState(webhook?.url ?? '')
+  const [events, setEvents] = useState<string[]>(webhook?.events ?? [])
+  const [description, setDescription] = useState(webhook?.description ?? '')
+  const [signing, setSigning] = useState<Signing>(webhook ? 'keep' : 'generate')
+  const [secret, setSecret] = useState('')
+  const [local, setLocal] = useState<{ events?: string }>({})
+  const errors = { ...fieldErrors(mutation.error), ...local }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (events.length === 0) return setLocal({ events: 'Choose at least one event.' })
+    setLocal({})
+    const body: WebhookBody = { url: url.trim(), events, description: description.trim() || null }
+    if (signing === 'generate') body.generate_secret = true
+    if (signing === 'own') body.secret = secret
+    // Only an existing signed webhook has a secret to remove.
+    if (signing === 'none' && webhook) body.secret = null
+    mutation.mutate(body, { onSuccess: onSaved })
+  }
+
+  const signingOptions = [
+    ...(webhook ? [{ value: 'keep', label: webhook.secret_set ? 'Keep secret' : 'Unsigned' }] : []),
+    { value: 'generate', label: webhook?.secret_set ? 'New secret' : 'Generate secret' },
+    { value: 'own', label: 'Use my own' },
+    ...(!webhook || webhook.secret_set ? [{ value: 'none', label: 'Don’t sign' }] : []),
+  ]
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="Endpoint URL"
+          description="Where Cairn POSTs events. HTTPS, publicly reachable."
+          placeholder="https://example.com/webhooks/cairn"
+          required
+          value={url}
+          onChange={(e) => setUrl(e.currentTarget.value)}
+          error={errors.url}
+          data-autofocus
+        />
+        <EventChecklist value={events} onChange={setEvents} error={errors.events} />
+        <TextInput label="Description" placeholder="What this endpoint is for (optional)" value={description} onChange={(e) => setDescription(e.currentTarget.value)} maxLength={500} />
+        <Stack gap={6}>
+          <Text size="sm" fw={500}>
+            Signing
+          </Text>
+          <SegmentedControl value={signing} onChange={(v) => setSigning(v as Signing)} data={signingOptions} aria-label="Signing" />
+          <Text size="xs" c="dimmed">
+            Signed deliveries carry webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks), so your receiver can prove they came from Cairn.
+          </Text>
+          {signing === 'own' && (
+            <PasswordInput label="Signing secret" description="At least 16 characters, or a whsec_ secret." value={secret} onChange={(e) => setSecret(e.currentTarget.value)} error={errors.secret} required />
+          )}
+          {signing !== 'own' && errors.secret && (
+            <Text size="xs" c="red">
+              {errors.secret}
+            </Text>
+          )}
+        </Stack>
+        {errors.other && (
+          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
+            {errors.other}
+          </Alert>
+        )}
+        <Group justify="flex-end" mt="xs">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={mutation.isPending}>
+            {webhook ? 'Save changes' : 'Add webhook'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  )
+}
+
+export function WebhookFormModal({ opened, onClose, webhook }: { opened: boolean; onClose: () => void; webhook?: Webhook }) {
+  const [saved, setSaved] = useState<SavedWebhook | null>(null)
+  const close = () => {
+    setSaved(null)
+    onClose()
+  }
+  return (
+    <Modal opened={opened} onClose={close} title={saved ? 'Signing secret' : webhook ? 'Edit webhook' : 'Add webhook'} size="xl" closeOnClickOutside={!saved}>
+      {saved ? (
+        <SecretReveal saved={saved} onDone={close} />
+      ) : (
+        <WebhookForm key={webhook?.id ?? 'new'} webhook={webhook} onCancel={close} onSaved={(w) => (w.secret ? setSaved(w) : close())} />
+      )}
+    </Modal>
+  )
+}
