@@ -8,9 +8,20 @@ import type { AuthContext } from '../shared/auth-context.ts'
 import type { RecordChange } from './record.service.ts'
 
 export type RecordAction = 'created' | 'updated' | 'deleted' | 'converted' | 'escalated'
-export type RecordChangeHook = (trx: Kysely<DB>, auth: AuthContext, action: RecordAction, change: RecordChange) => Promise<void>
+/** Resolves true when the hook queued work that should be started once the transaction commits. */
+export type RecordChangeHook = (trx: Kysely<DB>, auth: AuthContext, action: RecordAction, change: RecordChange) => Promise<boolean | void>
 
 export const recordChangeHooks: RecordChangeHook[] = []
+
+/**
+ * Called after a write whose hooks queued work has committed (the webhook dispatcher wakes on it, so
+ * a delivery starts at once instead of at its next poll). In-process only: other processes poll.
+ */
+export const committedChangeListeners = new Set<() => void>()
+
+export function changesCommitted(): void {
+  for (const listener of committedChangeListeners) listener()
+}
 
 /**
  * Per-write options. `suppressEvents` is the explicit switch a bulk importer uses so that a load does
@@ -20,7 +31,10 @@ export interface WriteOptions {
   suppressEvents?: boolean
 }
 
-export async function emitChange(trx: Kysely<DB>, auth: AuthContext, action: RecordAction, change: RecordChange, options: WriteOptions = {}): Promise<void> {
-  if (options.suppressEvents) return
-  for (const hook of recordChangeHooks) await hook(trx, auth, action, change)
+/** Runs the hooks inside the change's transaction; true when one queued work for after the commit. */
+export async function emitChange(trx: Kysely<DB>, auth: AuthContext, action: RecordAction, change: RecordChange, options: WriteOptions = {}): Promise<boolean> {
+  if (options.suppressEvents) return false
+  let queued = false
+  for (const hook of recordChangeHooks) if ((await hook(trx, auth, action, change)) === true) queued = true
+  return queued
 }

@@ -11,62 +11,75 @@ import { escalateCase } from './cases/case-escalate.ts'
 import { kindsByName } from './kinds/index.ts'
 import { convertLead, type ConvertLeadInput, type ConvertLeadResult } from './leads/lead-convert.ts'
 import type { RecordKind } from './record-kind.ts'
-import { emitChange, type WriteOptions } from './record-events.ts'
+import { changesCommitted, emitChange, type RecordAction, type WriteOptions } from './record-events.ts'
 import { findRecordJson } from './record.repository.ts'
 import { createRecord, patchRecord, removeRecord, type RecordChange } from './record.service.ts'
 
 type Db = Kysely<DB>
+type Emit = (action: RecordAction, change: RecordChange) => Promise<void>
+
+/** One transaction for the write and its events; listeners hear of queued work after the commit. */
+async function writeWithEvents<T>(db: Db, auth: AuthContext, options: WriteOptions, work: (trx: Db, emit: Emit) => Promise<T>): Promise<T> {
+  let queued = false
+  const result = await db.transaction().execute((trx) =>
+    work(trx, async (action, change) => {
+      if (await emitChange(trx, auth, action, change, options)) queued = true
+    }),
+  )
+  if (queued) changesCommitted()
+  return result
+}
 
 export function createWithEvents(db: Db, auth: AuthContext, kind: RecordKind, body: Record<string, unknown>, options: WriteOptions = {}): Promise<RecordChange> {
-  return db.transaction().execute(async (trx) => {
+  return writeWithEvents(db, auth, options, async (trx, emit) => {
     const change = await createRecord(trx, auth, kind, body)
-    await emitChange(trx, auth, 'created', change, options)
+    await emit('created', change)
     return change
   })
 }
 
 /** Null when the record does not exist in this organization. */
 export function updateWithEvents(db: Db, auth: AuthContext, kind: RecordKind, id: string, body: Record<string, unknown>, options: WriteOptions = {}): Promise<RecordChange | null> {
-  return db.transaction().execute(async (trx) => {
+  return writeWithEvents(db, auth, options, async (trx, emit) => {
     const change = await patchRecord(trx, auth, kind, id, body)
-    if (change) await emitChange(trx, auth, 'updated', change, options)
+    if (change) await emit('updated', change)
     return change
   })
 }
 
 /** Null when the record does not exist in this organization. */
 export function deleteWithEvents(db: Db, auth: AuthContext, kind: RecordKind, id: string, options: WriteOptions = {}): Promise<RecordChange | null> {
-  return db.transaction().execute(async (trx) => {
+  return writeWithEvents(db, auth, options, async (trx, emit) => {
     const change = await removeRecord(trx, auth, kind, id)
-    if (change) await emitChange(trx, auth, 'deleted', change, options)
+    if (change) await emit('deleted', change)
     return change
   })
 }
 
 export function addCaseComment(db: Db, auth: AuthContext, caseId: string, body: Record<string, unknown>, options: WriteOptions = {}): Promise<RecordChange> {
-  return db.transaction().execute(async (trx) => {
+  return writeWithEvents(db, auth, options, async (trx, emit) => {
     // Lock the case so a concurrent delete cannot leave the comment orphaned mid-request.
     const parent = await findRecordJson(trx, auth.orgId, kindsByName.case, caseId, true)
     if (!parent) throw new NotFound('Case')
     const change = await createRecord(trx, auth, kindsByName.case_comment, body, { fixed: { case_id: caseId } })
-    await emitChange(trx, auth, 'created', change, options)
+    await emit('created', change)
     return change
   })
 }
 
 export function convertLeadWithEvents(db: Db, auth: AuthContext, leadId: string, input: ConvertLeadInput, options: WriteOptions = {}): Promise<ConvertLeadResult> {
-  return db.transaction().execute(async (trx) => {
+  return writeWithEvents(db, auth, options, async (trx, emit) => {
     const result = await convertLead(trx, auth, leadId, input)
-    for (const c of result.created) await emitChange(trx, auth, 'created', c, options)
-    await emitChange(trx, auth, 'converted', result.lead, options)
+    for (const c of result.created) await emit('created', c)
+    await emit('converted', result.lead)
     return result
   })
 }
 
 export function escalateCaseWithEvents(db: Db, auth: AuthContext, caseId: string, options: WriteOptions = {}): Promise<RecordChange> {
-  return db.transaction().execute(async (trx) => {
+  return writeWithEvents(db, auth, options, async (trx, emit) => {
     const change = await escalateCase(trx, auth, caseId)
-    await emitChange(trx, auth, 'escalated', change, options)
+    await emit('escalated', change)
     return change
   })
 }

@@ -72,6 +72,33 @@ export async function recordAttempt(db: Executor, d: Pick<ClaimedDelivery, 'org_
   `.execute(db)
 }
 
+export interface Success {
+  delivery: Pick<ClaimedDelivery, 'org_id' | 'id' | 'attempt_count'>
+  startedAt: Date
+  statusCode: number
+  latencyMs: number
+  responseBody: string | null
+}
+
+/** Many successful attempts in one statement: the common case costs one round trip per batch. */
+export async function recordSuccesses(db: Executor, batch: Success[], now: Date): Promise<void> {
+  const rows = batch.map(
+    (s) =>
+      sql`(${s.delivery.org_id}::uuid, ${s.delivery.id}::uuid, ${s.delivery.attempt_count}::int, ${s.startedAt}::timestamptz, ${s.statusCode}::int, ${Math.round(s.latencyMs)}::int, ${s.responseBody}::text)`,
+  )
+  await sql`
+    WITH v (org_id, id, attempt, started_at, status_code, latency_ms, response_body) AS (VALUES ${sql.join(rows)}),
+    attempts AS (
+      INSERT INTO webhook_attempts (org_id, delivery_id, attempt, started_at, status_code, latency_ms, error, response_body)
+      SELECT org_id, id, attempt, started_at, status_code, latency_ms, NULL, response_body FROM v
+      ON CONFLICT DO NOTHING
+    )
+    UPDATE webhook_deliveries d
+    SET status = 'succeeded', next_attempt_at = ${now}, last_status_code = v.status_code, last_error = NULL, updated_at = ${now}
+    FROM v WHERE d.org_id = v.org_id AND d.id = v.id
+  `.execute(db)
+}
+
 /** Success ends an endpoint's run of failures; the first failure starts one. */
 export async function markEndpointHealthy(db: Executor, orgId: string, webhookId: string): Promise<void> {
   await sql`UPDATE webhooks SET failing_since = NULL WHERE org_id = ${orgId} AND id = ${webhookId} AND failing_since IS NOT NULL`.execute(db)

@@ -9,7 +9,7 @@ import type { DB } from '../db/database.ts'
 import type { Clock } from '../shared/clock.ts'
 import { guardedRequest, OutboundRefused } from '../shared/outbound/guarded-request.ts'
 import type { SecretBox } from '../shared/secret-box.ts'
-import { claimDueDeliveries, markEndpointFailing, markEndpointHealthy, recordAttempt, type AttemptResult, type ClaimedDelivery } from './delivery.repository.ts'
+import { claimDueDeliveries, markEndpointFailing, markEndpointHealthy, recordAttempt, recordSuccesses, type AttemptResult, type ClaimedDelivery, type Success } from './delivery.repository.ts'
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_SECONDS, isGone, isSuccess, nextAttemptAt } from './retry-policy.ts'
 import { deliveryHeaders } from './signing.ts'
 import { updateWebhook } from './webhook.repository.ts'
@@ -21,7 +21,7 @@ export interface DispatcherOptions {
   allowPrivate: boolean
   concurrency: number
   log: FastifyBaseLogger
-  /** How often due retries are looked for when nothing wakes the dispatcher. */
+  /** How often due deliveries are looked for when nothing in this process woke the dispatcher. */
   pollMs?: number
 }
 
@@ -37,6 +37,12 @@ export interface Dispatcher {
 const KEPT_RESPONSE_BYTES = 1024
 // A claim outlives the longest attempt, so a live worker never loses its lease mid-send.
 const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000
+// Rows written by other processes (or retries coming due) are found within this.
+const DEFAULT_POLL_MS = 250
+// Successful attempts are written in batches: up to this many, or after this long.
+const SUCCESS_BATCH = 100
+const SUCCESS_BATCH_MS = 10
+const WAKE_COALESCE_MS = 3
 
 export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   let inFlight = 0
@@ -44,6 +50,29 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   let again = false
   let stopped = false
   const idleWaiters: Array<() => void> = []
+
+  // Successes wait here a few milliseconds to be written together; each sender waits for its flush.
+  let successes: Array<{ success: Success; done: () => void; failed: (err: unknown) => void }> = []
+  let flushTimer: NodeJS.Timeout | null = null
+  const flushSuccesses = async () => {
+    if (flushTimer) clearTimeout(flushTimer)
+    flushTimer = null
+    const batch = successes
+    successes = []
+    if (batch.length === 0) return
+    try {
+      await recordSuccesses(opts.db, batch.map((b) => b.success), opts.clock.now())
+      batch.forEach((b) => b.done())
+    } catch (err) {
+      batch.forEach((b) => b.failed(err))
+    }
+  }
+  const recordSuccess = (success: Success) =>
+    new Promise<void>((done, failed) => {
+      successes.push({ success, done, failed })
+      if (successes.length >= SUCCESS_BATCH) void flushSuccesses()
+      else flushTimer ??= setTimeout(() => void flushSuccesses(), SUCCESS_BATCH_MS)
+    })
 
   const notifyIdle = () => {
     if (inFlight === 0 && !draining) idleWaiters.splice(0).forEach((resolve) => resolve())
@@ -81,13 +110,19 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     }
   }
 
+  // Commits arrive one by one; waiting a moment lets one claim take several of them.
+  let wakeTimer: NodeJS.Timeout | null = null
   function wake(): void {
     if (stopped) return
     if (draining) {
       again = true
       return
     }
-    void drain()
+    wakeTimer ??= setTimeout(() => {
+      wakeTimer = null
+      if (draining) again = true
+      else void drain()
+    }, WAKE_COALESCE_MS)
   }
 
   async function deliver(d: ClaimedDelivery): Promise<void> {
@@ -103,7 +138,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     let error: string | null = null
     let responseBody: string | null = null
     try {
-      const res = await guardedRequest(d.url, { allowPrivate: opts.allowPrivate, method: 'POST', headers, body: d.body, timeoutMs: DELIVERY_TIMEOUT_MS, maxBodyBytes: KEPT_RESPONSE_BYTES })
+      const res = await guardedRequest(d.url, { allowPrivate: opts.allowPrivate, method: 'POST', headers, body: d.body, timeoutMs: DELIVERY_TIMEOUT_MS, maxBodyBytes: KEPT_RESPONSE_BYTES, keepAlive: true })
       statusCode = res.status
       responseBody = res.body.length > 0 ? res.body.toString('utf8') : null
       if (!isSuccess(res.status)) error = `The receiver answered ${res.status}.`
@@ -114,7 +149,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     const now = opts.clock.now()
 
     if (statusCode !== null && isSuccess(statusCode)) {
-      await recordAttempt(opts.db, d, { startedAt, statusCode, latencyMs, error, responseBody, outcome: { status: 'succeeded' } }, now)
+      await recordSuccess({ delivery: d, startedAt, statusCode, latencyMs, responseBody })
       if (d.failing_since) await markEndpointHealthy(opts.db, d.org_id, d.webhook_id)
       return
     }
@@ -139,7 +174,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     opts.log.warn({ webhook: d.webhook_id, org: d.org_id }, `webhook disabled: ${reason}`)
   }
 
-  const timer = setInterval(wake, opts.pollMs ?? 1000)
+  const timer = setInterval(wake, opts.pollMs ?? DEFAULT_POLL_MS)
   timer.unref()
   wake()
 
@@ -152,9 +187,11 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     async stop() {
       stopped = true
       clearInterval(timer)
+      if (wakeTimer) clearTimeout(wakeTimer)
       // Let attempts under way finish (each is bounded by its timeout); leases cover the rest.
       const deadline = Date.now() + DELIVERY_TIMEOUT_MS
       while ((inFlight > 0 || draining) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      await flushSuccesses()
     },
   }
 }

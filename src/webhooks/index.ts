@@ -6,6 +6,7 @@
  */
 import fp from 'fastify-plugin'
 import type { Clock } from '../shared/clock.ts'
+import { committedChangeListeners } from '../records/record-events.ts'
 import { loadSecretBox, type SecretBox } from '../shared/secret-box.ts'
 import { startDispatcher, type Dispatcher } from './dispatcher.ts'
 import { DELIVERIES_CHANNEL, installOutbox } from './outbox.ts'
@@ -28,6 +29,7 @@ export const webhooksPlugin = fp(
     app.decorate('webhookDispatcher', null)
     if (app.config.role === 'web') return
     let unlisten: (() => Promise<void>) | null = null
+    const wake = () => app.webhookDispatcher?.wake()
     app.addHook('onReady', async () => {
       const dispatcher = startDispatcher({
         db: app.db,
@@ -38,9 +40,11 @@ export const webhooksPlugin = fp(
         log: app.log.child({ component: 'webhooks' }),
       })
       app.webhookDispatcher = dispatcher
-      unlisten = await app.database.listen(DELIVERIES_CHANNEL, () => dispatcher.wake())
+      committedChangeListeners.add(wake)
+      unlisten = await app.database.listen(DELIVERIES_CHANNEL, wake)
     })
     app.addHook('onClose', async () => {
+      committedChangeListeners.delete(wake)
       await unlisten?.()
       await app.webhookDispatcher?.stop()
     })

@@ -9,12 +9,17 @@ import { recordChangeHooks, type RecordChangeHook } from '../records/record-even
 import { uuidv7 } from '../shared/ids.ts'
 import { envelope, eventBodies, eventsForChange } from './webhook-events.ts'
 
-/** The channel a commit with new deliveries wakes dispatchers on (NOTIFY is sent at commit). */
+/**
+ * The channel API actions (test event, manual retry) wake every process's dispatcher on. The outbox
+ * does not NOTIFY: that takes a database-wide lock at every commit; record writes wake this
+ * process's dispatcher after their commit, and other processes find the rows at their next poll.
+ */
 export const DELIVERIES_CHANNEL = 'cairn_webhook_deliveries'
 
-export async function enqueueEvent(trx: Kysely<DB>, orgId: string, type: string, eventId: string, bodies: { body: string; redactedBody: string }, at: Date): Promise<void> {
-  // One statement whatever the number of endpoints: fan out, then notify only when a row was written.
-  await sql`
+/** True when at least one delivery was queued. */
+export async function enqueueEvent(trx: Kysely<DB>, orgId: string, type: string, eventId: string, bodies: { body: string; redactedBody: string }, at: Date): Promise<boolean> {
+  // One statement whatever the number of endpoints.
+  const r = await sql<{ n: number }>`
     WITH inserted AS (
       INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at)
       SELECT w.org_id, cairn_uuidv7(${at}), w.id, ${eventId}, ${type},
@@ -24,17 +29,20 @@ export async function enqueueEvent(trx: Kysely<DB>, orgId: string, type: string,
       WHERE w.org_id = ${orgId} AND w.status = 'active' AND ${type} = ANY (w.events)
       RETURNING 1
     )
-    SELECT pg_notify(${DELIVERIES_CHANNEL}, '') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_row
+    SELECT count(*)::int AS n FROM inserted
   `.execute(trx)
+  return r.rows[0].n > 0
 }
 
 export const outboxHook: RecordChangeHook = async (trx, auth, action, change) => {
   const at = new Date()
+  let queued = false
   for (const event of eventsForChange(action, change)) {
     const id = uuidv7(at)
     const bodies = eventBodies(change.kind, envelope(id, event.type, at, auth.orgId, event.object, event.previous))
-    await enqueueEvent(trx, auth.orgId, event.type, id, bodies, at)
+    if (await enqueueEvent(trx, auth.orgId, event.type, id, bodies, at)) queued = true
   }
+  return queued
 }
 
 /** Idempotent: several apps in one process (tests) share the one hook list. */

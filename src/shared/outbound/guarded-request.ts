@@ -26,6 +26,8 @@ export interface OutboundOptions {
   body?: string | Buffer
   timeoutMs?: number
   maxBodyBytes?: number
+  /** Reuse connections (webhook deliveries to the same endpoint); the pool is per checked address. */
+  keepAlive?: boolean
 }
 
 export interface OutboundResponse {
@@ -67,6 +69,27 @@ export async function resolveChecked(hostname: string, allowPrivate: boolean): P
   return addresses[0]
 }
 
+// Keep-alive pools keyed by the address that was checked, so a reused socket always leads to an
+// address that passed the policy, whatever the host name resolves to later.
+const agents = new Map<string, http.Agent>()
+const MAX_POOLS = 1000
+
+function keepAliveAgent(url: URL, address: string): http.Agent {
+  const key = `${url.protocol}//${url.hostname}|${address}|${url.port}`
+  let agent = agents.get(key)
+  if (!agent) {
+    if (agents.size >= MAX_POOLS) {
+      const [oldestKey, oldest] = agents.entries().next().value!
+      oldest.destroy()
+      agents.delete(oldestKey)
+    }
+    const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 64, scheduling: 'lifo' as const }
+    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options)
+    agents.set(key, agent)
+  }
+  return agent
+}
+
 export async function guardedRequest(raw: string, options: OutboundOptions): Promise<OutboundResponse> {
   const url = checkOutboundUrl(raw, { allowHttp: true })
   const started = performance.now()
@@ -82,7 +105,7 @@ export async function guardedRequest(raw: string, options: OutboundOptions): Pro
   return new Promise<OutboundResponse>((resolve, reject) => {
     const req = client.request(
       url,
-      { method: options.method ?? 'GET', headers: options.headers, lookup, timeout: timeoutMs, agent: false },
+      { method: options.method ?? 'GET', headers: options.headers, lookup, timeout: timeoutMs, agent: options.keepAlive ? keepAliveAgent(url, checked.address) : false },
       (res) => {
         const chunks: Buffer[] = []
         let size = 0

@@ -1,0 +1,219 @@
+/**
+ * Benchmark of webhook delivery (issue: webhooks), on PostgreSQL with a receiver on loopback:
+ *  1. the API's write throughput (POST /api/v1/accounts, autocannon) with no webhook and with one
+ *     subscribed webhook, alternating, in one service process that also delivers;
+ *  2. deliveries per second: 10,000 changes queued while no process delivers (SERVICE_ROLE=web),
+ *     then one `worker` process drains them; beside it, a bare Node HTTP client posting the same
+ *     bodies to the same receiver with the same concurrency (the ceiling of this machine);
+ *  3. commit-to-receipt latency p50/p99 at a steady 200 changes per second.
+ *
+ *   npm run bench:webhooks          (BENCH_SECONDS=8 per write-throughput round)
+ */
+import fs from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { spawn } from 'node:child_process'
+import type { AddressInfo } from 'node:net'
+import autocannon from 'autocannon'
+import pg from 'pg'
+import { openPostgres } from '../src/db/connect.ts'
+import { migrateToLatest } from '../src/db/migrate.ts'
+import { createOrganizationWithAdmin } from '../src/orgs/org.service.ts'
+import { createSession, findSession, SESSION_COOKIE } from '../src/orgs/session.service.ts'
+import { ensureDatabase, fmt, ROOT, SERVICE_NODE_FLAGS, startServiceProcess } from './lib.ts'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
+const CHANGES = 10_000
+const CONCURRENCY = 64
+// BENCH_PHASES=3 runs only the latency phase, for instance.
+const PHASES = new Set((process.env.BENCH_PHASES ?? '1,2,3').split(',').map(Number))
+
+interface Receiver {
+  url: string
+  count: number
+  firstAt: number
+  lastAt: number
+  latencies: number[]
+  reset(): void
+  close(): void
+}
+
+/** Counts deliveries; latency = receipt time minus the record's created_at (set just before commit). */
+async function startReceiver(): Promise<Receiver> {
+  const r: Receiver = {
+    url: '',
+    count: 0,
+    firstAt: 0,
+    lastAt: 0,
+    latencies: [],
+    reset() {
+      r.count = 0
+      r.firstAt = 0
+      r.lastAt = 0
+      r.latencies = []
+    },
+    close: () => server.close(),
+  }
+  const server = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const now = Date.now()
+      r.count++
+      r.firstAt ||= performance.now()
+      r.lastAt = performance.now()
+      const created = /"created_at":"([^"]+)"/.exec(Buffer.concat(chunks).toString('utf8'))?.[1]
+      if (created) r.latencies.push(now - Date.parse(created))
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bench`
+  return r
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+}
+
+async function writeRate(url: string, headers: Record<string, string>, seconds: number): Promise<number> {
+  const r = await autocannon({ url: `${url}/api/v1/accounts`, method: 'POST', connections: 32, duration: seconds, headers, body: JSON.stringify({ name: 'Bench account' }) })
+  if (r.non2xx + r.errors > 0) throw new Error(`write load had ${r.non2xx} non-2xx and ${r.errors} errors`)
+  return r.requests.average
+}
+
+/** The ceiling: a bare Node client POSTing a delivery-sized body over keep-alive connections, same concurrency. */
+async function bareHttpRate(target: string, total: number): Promise<number> {
+  const body = JSON.stringify({ id: 'x', type: 'account.created', timestamp: new Date().toISOString(), organization_id: 'x', data: { object: { id: 'x', name: 'Bench account', created_at: new Date().toISOString() } } })
+  let sent = 0
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
+  const t0 = performance.now()
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+        res.resume()
+        res.on('end', resolve)
+      })
+      req.on('error', reject)
+      req.end(body)
+    })
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (sent < total) {
+        sent++
+        await one()
+      }
+    }),
+  )
+  const rate = total / ((performance.now() - t0) / 1000)
+  agent.destroy()
+  return rate
+}
+
+async function main() {
+  const url = await ensureDatabase('cairn_bench_webhooks', true)
+  const database = await openPostgres(url)
+  await migrateToLatest(database)
+  const { orgId, userId } = await createOrganizationWithAdmin(database.db, { name: 'Bench', adminEmail: 'bench@bench.test', adminPassword: 'bench-password' })
+  const session = await createSession(database.db, userId, orgId, 3600)
+  const csrf = (await findSession(database.db, session))!.csrfToken
+  await database.close()
+  const headers = { cookie: `${SESSION_COOKIE}=${session}`, 'x-csrf-token': csrf, 'content-type': 'application/json' }
+  const receiver = await startReceiver()
+  const sql = new pg.Client({ connectionString: url })
+  await sql.connect()
+  const pending = async () => Number((await sql.query(`SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'`)).rows[0].n)
+
+  const env = { DATABASE_URL: url, ALLOW_PRIVATE_OUTBOUND: 'true' }
+  console.log(`Webhook benchmark on PostgreSQL; receiver on loopback; service flags ${SERVICE_NODE_FLAGS.join(' ')}\n`)
+
+  // 1. Write throughput with and without a subscriber, alternating to spread machine noise.
+  let service = await startServiceProcess(env, 3711)
+  service.child.stdout!.pipe(fs.createWriteStream(path.join(os.tmpdir(), 'cairn-bench-webhooks.log')))
+  const created = await fetch(`${service.url}/api/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: receiver.url, events: ['account.created'], secret: 'bench signing secret!' }) })
+  const hook = (await created.json()) as { id: string }
+  const setHook = (status: 'active' | 'disabled') => fetch(`${service.url}/api/v1/webhooks/${hook.id}`, { method: 'PATCH', headers, body: JSON.stringify({ status }) })
+  await setHook('disabled')
+  await writeRate(service.url, headers, 3) // warm-up
+  await setHook('active')
+  const none: number[] = []
+  const one: number[] = []
+  for (let round = 0; round < (PHASES.has(1) ? 2 : 0); round++) {
+    await setHook('disabled')
+    none.push(await writeRate(service.url, headers, SECONDS))
+    await setHook('active')
+    one.push(await writeRate(service.url, headers, SECONDS))
+    await until(async () => (await pending()) === 0, 120_000, 'the deliveries of the round')
+  }
+  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+  if (PHASES.has(1)) console.log(`1. API writes (POST /api/v1/accounts, 32 connections, ${SECONDS} s x 2 rounds each)`)
+  if (PHASES.has(1)) console.log(`   no webhook: ${fmt(avg(none))} writes/s   one subscribed webhook: ${fmt(avg(one))} writes/s   change: ${fmt((avg(one) / avg(none) - 1) * 100, 1)}%`)
+  await service.stop()
+
+  // 2. Delivery throughput: queue 10,000 with no deliverer, then one worker drains them.
+  if (PHASES.has(2)) await deliveryThroughput(env, headers, receiver, pending, sql)
+  if (PHASES.has(3)) await steadyLatency(env, headers, receiver)
+  await sql.end()
+  receiver.close()
+}
+
+async function deliveryThroughput(env: Record<string, string>, headers: Record<string, string>, receiver: Receiver, pending: () => Promise<number>, sql: pg.Client) {
+  const service = await startServiceProcess({ ...env, SERVICE_ROLE: 'web' }, 3712)
+  await sql.query(`DELETE FROM webhook_deliveries`)
+  const queue = await autocannon({ url: `${service.url}/api/v1/accounts`, method: 'POST', connections: 32, amount: CHANGES, headers, body: JSON.stringify({ name: 'Queued account' }) })
+  if (queue.non2xx + queue.errors > 0) throw new Error('queueing writes failed')
+  await service.stop()
+  const queued = await pending()
+  receiver.reset()
+  const worker = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, path.join(ROOT, 'src/worker.ts')], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'inherit' })
+  await until(() => receiver.count >= queued, 300_000, 'the worker to drain the queue')
+  const seconds = (receiver.lastAt - receiver.firstAt) / 1000
+  worker.kill('SIGTERM')
+  await new Promise((r) => worker.once('exit', r))
+  const bare = await bareHttpRate(receiver.url, queued)
+  console.log(`\n2. Delivery throughput: ${fmt(queued)} queued deliveries drained by one worker process (concurrency ${CONCURRENCY})`)
+  console.log(`   worker: ${fmt(queued / seconds)} deliveries/s (first to last receipt ${fmt(seconds, 2)} s; each = claim, HMAC, POST, attempt log)`)
+  console.log(`   baseline, bare Node HTTP client to the same receiver: ${fmt(bare)} POST/s   ratio ${fmt(queued / seconds / bare, 2)}`)
+
+}
+
+/** Latency at a steady 200 changes/s (open loop: requests go out on schedule, whatever the answers). */
+async function steadyLatency(env: Record<string, string>, headers: Record<string, string>, receiver: Receiver) {
+  const service = await startServiceProcess(env, 3713)
+  service.child.stdout!.pipe(fs.createWriteStream(path.join(os.tmpdir(), 'cairn-bench-webhooks-latency.log')))
+  receiver.reset()
+  const total = 200 * 20
+  let issued = 0
+  const t0 = performance.now()
+  const inflight: Promise<unknown>[] = []
+  await new Promise<void>((resolve) => {
+    const tick = setInterval(() => {
+      const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * 200))
+      while (issued < due) {
+        issued++
+        inflight.push(fetch(`${service.url}/api/v1/accounts`, { method: 'POST', headers, body: JSON.stringify({ name: `Steady ${issued}` }) }).then((r) => r.arrayBuffer()))
+      }
+      if (issued >= total) {
+        clearInterval(tick)
+        resolve()
+      }
+    }, 2)
+  })
+  await Promise.all(inflight)
+  await until(() => receiver.count >= total, 60_000, 'the steady-rate deliveries')
+  console.log(`\n3. Commit-to-receipt latency at 200 changes/s for 20 s (${fmt(receiver.latencies.length)} deliveries, one process writing and delivering)`)
+  console.log(`   p50 ${fmt(percentile(receiver.latencies, 50))} ms   p99 ${fmt(percentile(receiver.latencies, 99))} ms   max ${fmt(Math.max(...receiver.latencies))} ms`)
+  await service.stop()
+}
+
+await main()
