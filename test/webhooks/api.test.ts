@@ -10,6 +10,7 @@ import { addMember, buildTestApp, createOrgWithAdmin, json, type Member } from '
 import { createVia } from '../helpers/samples.ts'
 import { api, closeHarness, confidentialClient, createHarness, obtainTokens, resetHarness, type OAuthHarness } from '../oauth/helpers.ts'
 import { EVENT_NAMES } from '../../src/webhooks/webhook-events.ts'
+import { pruneDeliveries } from '../../src/webhooks/delivery.repository.ts'
 import { startReceiver, type Receiver } from './receiver.ts'
 
 // The addresses the SSRF guard must refuse, literal and behind a name that resolves to loopback.
@@ -206,6 +207,12 @@ describe.each(await targets())('webhook API on %s', (target) => {
       expect(seen).toEqual(['test', 'A4', 'A3', 'A2', 'A1', 'A0'])
       const bad = await a.request({ method: 'GET', url: `/api/v1/webhooks/${hook.id}/deliveries?cursor=nope` })
       expect(json(bad).code).toBe('invalid_cursor')
+
+      // Housekeeping drops finished deliveries past the retention, with their attempts.
+      await sql`UPDATE webhook_deliveries SET updated_at = now() - interval '31 days' WHERE event_type = 'webhook.test'`.execute(h2.db)
+      await pruneDeliveries(h2.db, new Date(Date.now() - 30 * 86400 * 1000))
+      const left = json(await a.request({ method: 'GET', url: `/api/v1/webhooks/${hook.id}/deliveries` })).data
+      expect(left.map((d: any) => d.event_type)).toEqual(Array(5).fill('account.created'))
     } finally {
       await h2.close()
     }

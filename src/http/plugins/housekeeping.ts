@@ -1,15 +1,17 @@
 /**
- * Deletes what no longer counts: rate-limit windows, and OAuth codes and tokens a day past their
- * expiry. Every process runs it hourly; the deletes are idempotent, so several processes on one
+ * Deletes what no longer counts: rate-limit windows, OAuth codes and tokens a day past their
+ * expiry, and webhook deliveries finished more than 30 days ago. Every process runs it hourly; the deletes are idempotent, so several processes on one
  * PostgreSQL need no coordination.
  */
 import fp from 'fastify-plugin'
 import type { Clock } from '../../shared/clock.ts'
 import { pruneRateLimits } from '../../shared/rate-limit.ts'
 import { pruneExpiredOAuthRows } from '../../oauth/token.repository.ts'
+import { pruneDeliveries } from '../../webhooks/delivery.repository.ts'
 
 const EVERY_MS = 3600 * 1000
 const FIRST_AFTER_MS = 60 * 1000
+const DELIVERY_LOG_DAYS = 30
 
 export default fp(
   async (app, opts: { clock: Clock }) => {
@@ -18,6 +20,7 @@ export default fp(
       try {
         await pruneRateLimits(app.db, new Date(now.getTime() - 3600 * 1000))
         await pruneExpiredOAuthRows(app.db, now)
+        await pruneDeliveries(app.db, new Date(now.getTime() - DELIVERY_LOG_DAYS * 86400 * 1000))
       } catch (err) {
         app.log.warn({ err }, 'housekeeping failed; will retry next hour')
       }
