@@ -209,6 +209,11 @@ describe.each(await targets())('webhook API on %s', (target) => {
       expect(json(bad).code).toBe('invalid_cursor')
 
       // Housekeeping drops finished deliveries past the retention, with their attempts.
+      for (let i = 0; i < 200; i++) {
+        const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`.execute(h2.db)
+        if (r.rows[0].n === 0) break
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
       await sql`UPDATE webhook_deliveries SET updated_at = now() - interval '31 days' WHERE event_type = 'webhook.test'`.execute(h2.db)
       await pruneDeliveries(h2.db, new Date(Date.now() - 30 * 86400 * 1000))
       const left = json(await a.request({ method: 'GET', url: `/api/v1/webhooks/${hook.id}/deliveries` })).data
