@@ -3,7 +3,6 @@
  * continuously; it is killed with SIGKILL several times and restarted. Every change that committed
  * must reach the receiver, signed, at least once.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -11,12 +10,12 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { Webhook } from 'standardwebhooks'
 import { createPostgresDatabase, targets } from '../helpers/databases.ts'
 import { freePort, signIn } from '../helpers/live-service.ts'
+import { spawnService, type ChildService } from '../helpers/service-process.ts'
 import { openEmbedded, openPostgres, type Database } from '../../src/db/connect.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
 import { startReceiver } from './receiver.ts'
 
-const ROOT = path.resolve(import.meta.dirname, '../..')
 const SECRET = 'crash test signing secret'
 const EMAIL = 'crash@example.test'
 const PASSWORD = 'password1234'
@@ -49,30 +48,13 @@ describe.each(await targets())('webhook delivery survives SIGKILL on %s', (targe
     cleanups.push(() => receiver.close())
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
-    let child: ChildProcess | null = null
+    let child: ChildService | null = null
     const start = async () => {
-      child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'src/server.ts')], {
-        env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn', ALLOW_PRIVATE_OUTBOUND: 'true' },
-        stdio: 'ignore',
-      })
-      for (let i = 0; i < 300; i++) {
-        try {
-          if ((await fetch(`${base}/healthz`)).ok) return
-        } catch {
-          /* starting */
-        }
-        await new Promise((r) => setTimeout(r, 50))
-      }
-      throw new Error('service did not start')
+      child = await spawnService({ ...env, PORT: String(port), PUBLIC_URL: base, ALLOW_PRIVATE_OUTBOUND: 'true' })
     }
-    const kill = async () => {
-      const c = child!
-      const exited = new Promise((r) => c.once('exit', r))
-      c.kill('SIGKILL')
-      await exited
-    }
+    const kill = () => child!.kill('SIGKILL')
     cleanups.push(async () => {
-      if (child && child.exitCode === null && child.signalCode === null) await kill()
+      await child?.kill('SIGKILL')
     })
 
     await start()

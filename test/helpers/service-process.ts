@@ -1,0 +1,49 @@
+/**
+ * The real service as a child process (`src/server.ts`), for tests about processes: crashes,
+ * several processes on one PostgreSQL, worker mode.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+
+export interface ChildService {
+  child: ChildProcess
+  kill(signal?: NodeJS.Signals): Promise<void>
+}
+
+/** Starts the service and waits until it answers /healthz, or (SERVICE_ROLE=worker) says it runs. */
+export async function spawnService(env: Record<string, string>): Promise<ChildService> {
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'src/server.ts')], {
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8')
+  })
+  const service: ChildService = {
+    child,
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill(signal)
+      await exited
+    },
+  }
+  for (let i = 0; i < 400; i++) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}: ${output}`)
+    if (env.SERVICE_ROLE === 'worker') {
+      if (output.includes('Cairn worker is running')) return service
+    } else {
+      try {
+        if ((await fetch(`http://127.0.0.1:${env.PORT}/healthz`)).ok) return service
+      } catch {
+        /* starting */
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  await service.kill()
+  throw new Error('service did not start')
+}
