@@ -22,6 +22,8 @@ export interface Config {
   /** Token endpoint requests per minute, per client and per address (429 past them). */
   tokenRatePerClient: number
   tokenRatePerAddress: number
+  /** Browser origins, besides PUBLIC_URL's own, allowed to call /mcp (requests without Origin always are). */
+  mcpAllowedOrigins: string[]
 }
 
 export class ConfigError extends Error {}
@@ -67,6 +69,23 @@ function parseDatabaseUrl(raw: string | undefined): string | null {
   return raw
 }
 
+function parseOrigins(name: string, raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return []
+  return raw.split(',').map((item) => {
+    const value = item.trim()
+    let url: URL
+    try {
+      url = new URL(value)
+    } catch {
+      throw new ConfigError(`${name} must list origins like https://app.example.com, got "${value}"`)
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/$/, '')) {
+      throw new ConfigError(`${name} must list bare http(s) origins (scheme, host, optional port), got "${value}"`)
+    }
+    return url.origin
+  })
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort('PORT', env.PORT, 3000)
   return {
@@ -84,5 +103,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthMetadataDocuments: parseBool('OAUTH_METADATA_DOCUMENTS', env.OAUTH_METADATA_DOCUMENTS, true),
     tokenRatePerClient: parsePositiveInt('OAUTH_TOKEN_RATE_PER_CLIENT', env.OAUTH_TOKEN_RATE_PER_CLIENT, 120),
     tokenRatePerAddress: parsePositiveInt('OAUTH_TOKEN_RATE_PER_ADDRESS', env.OAUTH_TOKEN_RATE_PER_ADDRESS, 300),
+    mcpAllowedOrigins: parseOrigins('MCP_ALLOWED_ORIGINS', env.MCP_ALLOWED_ORIGINS),
   }
 }
