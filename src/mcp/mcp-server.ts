@@ -1,14 +1,15 @@
 /**
- * The MCP server of one request: the SDK's McpServer with every tool and the record resources,
- * bound to the caller's organization and scopes. Built per request (the SDK's stateless pattern),
- * so any service process answers any request and no session lives in memory.
+ * The MCP server of one request: the SDK's McpServer with every tool and the record resources.
+ * Built per request (the SDK's stateless pattern), so any service process answers any request and
+ * no session lives in memory; the caller's organization and scopes arrive with each message.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js'
 import { readTools } from './read-tools.ts'
 import { writeTools } from './write-tools.ts'
 import { caseLeadTools } from './case-lead-tools.ts'
 import { registerRecordResources } from './resources.ts'
-import { asZod, runTool, withErrorShape, type JsonSchema, type McpTool, type ToolContext } from './tool-kit.ts'
+import { asZod, callerOf, runTool, withErrorShape, type JsonSchema, type McpTool } from './tool-kit.ts'
 
 export const mcpTools: readonly McpTool[] = [...readTools, ...writeTools, ...caseLeadTools]
 export const toolsByName: ReadonlyMap<string, McpTool> = new Map(mcpTools.map((t) => [t.name, t]))
@@ -29,11 +30,16 @@ const registered = mcpTools.map((tool) => ({
   },
 }))
 
-export function buildMcpServer(ctx: ToolContext, version: string): McpServer {
-  const server = new McpServer({ name: 'cairn-crm', title: 'Cairn CRM', version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS })
+// The SDK makes a new Ajv (and compiles its meta-schemas) per server unless given one: a third of
+// a request's CPU when a server is built per request. One validator serves them all.
+const jsonSchemaValidator = new AjvJsonSchemaValidator()
+
+/** The caller reaches handlers as the request's authInfo (tool-kit.ts `callerOf`). */
+export function buildMcpServer(version: string): McpServer {
+  const server = new McpServer({ name: 'cairn-crm', title: 'Cairn CRM', version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator })
   for (const { tool, config } of registered) {
-    server.registerTool(tool.name, config, (args: Record<string, unknown>) => runTool(tool, ctx, args))
+    server.registerTool(tool.name, config, (args: Record<string, unknown>, extra) => runTool(tool, callerOf(extra), args))
   }
-  registerRecordResources(server, ctx)
+  registerRecordResources(server)
   return server
 }

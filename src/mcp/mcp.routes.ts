@@ -1,16 +1,30 @@
 /**
- * The /mcp endpoint (Streamable HTTP, stateless): POST carries JSON-RPC to a fresh McpServer and
- * StreamableHTTPServerTransport per request, handed the raw Node request and response plus the body
- * Fastify parsed. GET and DELETE answer 405: there is no session and no server-initiated stream.
- * Origin, bearer token and scopes are checked first (mcp-access.ts).
+ * The /mcp endpoint (Streamable HTTP, stateless, JSON responses): POST carries JSON-RPC to a fresh
+ * McpServer and transport per request. The transport is the SDK's web-standard one (the core that
+ * its Node StreamableHTTPServerTransport wraps): it gets the headers and the body Fastify parsed,
+ * and its Response goes out through Fastify, so hooks, logging and headers stay Fastify's; the Node
+ * wrapper's request/response conversion cost a third of MCP throughput (docs/mcp.md). GET and
+ * DELETE answer 405: no session, no server-initiated stream. Origin, bearer token and scopes are
+ * checked first (mcp-access.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import type { IncomingHttpHeaders } from 'node:http'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { makeBearerVerifier, resourcesOf } from '../oauth/index.ts'
 import type { Clock } from '../shared/clock.ts'
 import { allowedOrigins, checkOrigin, checkScopes, mcpAuthenticator, mcpResourceMetadataUrl } from './mcp-access.ts'
 import { buildMcpServer } from './mcp-server.ts'
+import { authInfoOf } from './tool-kit.ts'
 import pkg from '../../package.json' with { type: 'json' }
+
+function webHeaders(headers: IncomingHttpHeaders): Headers {
+  const out = new Headers()
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === 'string') out.set(name, value)
+    else if (Array.isArray(value)) for (const v of value) out.append(name, v)
+  }
+  return out
+}
 
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply.status(status).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
@@ -21,6 +35,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock }): P
   const verify = makeBearerVerifier(app.db, opts.clock, resourcesOf(publicUrl), 'mcp', mcpResourceMetadataUrl(publicUrl))
   const authenticate = mcpAuthenticator(verify, publicUrl)
   const origins = allowedOrigins(app.config)
+  const mcpUrl = `${publicUrl}/mcp`
 
   // Scoped to this plugin: only /mcp passes through these (CORS preflight is answered before them).
   app.addHook('onRequest', async (request, reply) => {
@@ -30,24 +45,19 @@ export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock }): P
   })
 
   app.post('/mcp', { schema: { hide: true }, preHandler: async (request) => checkScopes(request, publicUrl) }, async (request, reply) => {
-    const server = buildMcpServer({ db: app.db, auth: request.auth!, log: request.log }, pkg.version)
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
-    // The transport writes to the raw response: carry over what hooks set on the reply (CORS, request id).
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string)
-    reply.raw.setHeader('x-request-id', request.id)
-    reply.hijack()
-    reply.raw.on('close', () => {
-      void transport.close()
-      void server.close()
+    const server = buildMcpServer(pkg.version)
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    await server.connect(transport)
+    // Only method and headers are read: the body goes in parsed, as Fastify already read it.
+    const response = await transport.handleRequest(new Request(mcpUrl, { method: 'POST', headers: webHeaders(request.headers) }), {
+      parsedBody: request.body,
+      authInfo: authInfoOf({ db: app.db, auth: request.auth!, log: request.log }),
     })
-    try {
-      await server.connect(transport)
-      await transport.handleRequest(request.raw, reply.raw, request.body)
-    } catch (err) {
-      request.log.error({ err }, 'MCP request failed')
-      if (!reply.raw.headersSent) reply.raw.writeHead(500, { 'content-type': 'application/json' })
-      if (!reply.raw.writableEnded) reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }))
-    }
+    // With JSON responses nothing stays open once this Response exists, so the server and transport
+    // are simply dropped: closing them only builds a "Connection closed" error for no pending call.
+    reply.status(response.status)
+    response.headers.forEach((value, name) => void reply.header(name, value))
+    return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : undefined)
   })
 
   // Stateless: no standalone SSE stream (GET) and no session to end (DELETE), as the SDK's stateless examples answer.

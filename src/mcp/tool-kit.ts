@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import * as z from 'zod/v4'
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import type { DB } from '../db/database.ts'
 import type { AuthContext, Scope } from '../shared/auth-context.ts'
 import { Forbidden, InvalidCursor, InvalidLimit, ProblemError, type FieldError } from '../shared/errors.ts'
@@ -21,6 +22,21 @@ export interface ToolContext {
   db: Kysely<DB>
   auth: AuthContext
   log: FastifyBaseLogger
+}
+
+/**
+ * The caller of an MCP request. The route hands it to the SDK as the request's `authInfo`, which
+ * the SDK passes to every tool and resource handler, so the server itself is built without it.
+ */
+export function callerOf(extra: { authInfo?: AuthInfo }): ToolContext {
+  const ctx = extra.authInfo?.extra?.caller as ToolContext | undefined
+  if (!ctx) throw new Error('MCP request without its caller (the route passes it as authInfo)')
+  return ctx
+}
+
+export function authInfoOf(ctx: ToolContext): AuthInfo {
+  // The token itself stays out: handlers act on the verified context, never on the secret.
+  return { token: '', clientId: ctx.auth.clientId ?? '', scopes: [...ctx.auth.scopes], extra: { caller: ctx } }
 }
 
 export interface McpTool {
