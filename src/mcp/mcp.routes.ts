@@ -17,11 +17,17 @@ import { buildMcpServer } from './mcp-server.ts'
 import { authInfoOf } from './tool-kit.ts'
 import pkg from '../../package.json' with { type: 'json' }
 
-function webHeaders(headers: IncomingHttpHeaders): Headers {
+/**
+ * The headers the transport reads (Accept, Content-Type, the protocol version and session id).
+ * Authorization and Origin were checked already; copying every header cost more than the tool.
+ */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const
+
+function transportHeaders(headers: IncomingHttpHeaders): Headers {
   const out = new Headers()
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name of TRANSPORT_HEADERS) {
+    const value = headers[name]
     if (typeof value === 'string') out.set(name, value)
-    else if (Array.isArray(value)) for (const v of value) out.append(name, v)
   }
   return out
 }
@@ -49,7 +55,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock }): P
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     await server.connect(transport)
     // Only method and headers are read: the body goes in parsed, as Fastify already read it.
-    const response = await transport.handleRequest(new Request(mcpUrl, { method: 'POST', headers: webHeaders(request.headers) }), {
+    const response = await transport.handleRequest(new Request(mcpUrl, { method: 'POST', headers: transportHeaders(request.headers) }), {
       parsedBody: request.body,
       authInfo: authInfoOf({ db: app.db, auth: request.auth!, log: request.log }),
     })
