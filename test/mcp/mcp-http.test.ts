@@ -107,10 +107,25 @@ describe.each(await targets())('/mcp over HTTP on %s', (target) => {
     expect(product.headers.get('www-authenticate')).toContain('scope="crm:read erp:read"')
     const resource = await postMcp(world.mcpUrl, rpc('resources/read', { uri: 'cairn://products/0190d3c0-0000-7000-8000-000000000000' }), auth)
     expect(resource.status).toBe(403)
+    const search = await postMcp(world.mcpUrl, rpc('tools/call', { name: 'search_records', arguments: { q: 'x', kinds: ['product'] } }), auth)
+    expect(search.status).toBe(403)
+    // A batch is refused whole when any of its calls is beyond the grant.
+    const batch = await postMcp(world.mcpUrl, [rpc('tools/call', { name: 'get_record', arguments: { kind: 'account', id: '0190d3c0-0000-7000-8000-000000000000' } }, 1), rpc('tools/call', { name: 'delete_record', arguments: { kind: 'account', id: '0190d3c0-0000-7000-8000-000000000000' } }, 2)], { ...auth, 'mcp-protocol-version': '2025-03-26' })
+    expect(batch.status).toBe(403)
     // Reads within the grant pass.
     const read = await postMcp(world.mcpUrl, rpc('tools/call', { name: 'list_records', arguments: { kind: 'account' } }), auth)
     expect(read.status).toBe(200)
     expect((await read.json()).result.structuredContent).toEqual({ data: [], next_cursor: null, has_more: false })
+  })
+
+  it('refuses the tokens of a client revoked in Settings -> API on the very next request (C.41)', async () => {
+    const token = await tokenFor(world, 'a', 'crm:read')
+    expect((await postMcp(world.mcpUrl, rpc('tools/list'), { authorization: `Bearer ${token}` })).status).toBe(200)
+    const revoked = await world.a.request({ method: 'DELETE', url: `/api/v1/settings/api-clients/${world.clientA.client_id}` })
+    expect(revoked.statusCode).toBeLessThan(300)
+    const after = await postMcp(world.mcpUrl, rpc('tools/list'), { authorization: `Bearer ${token}` })
+    expect(after.status).toBe(401)
+    expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"')
   })
 
   it('answers CORS preflight for browser hosts and refuses oversize bodies with 413', async () => {
