@@ -2,10 +2,10 @@
  * The /mcp endpoint (Streamable HTTP, stateless, JSON responses): POST carries JSON-RPC to a fresh
  * McpServer and transport per request. The transport is the SDK's web-standard one (the core that
  * its Node StreamableHTTPServerTransport wraps): it gets the headers and the body Fastify parsed,
- * and its Response goes out through Fastify, so hooks, logging and headers stay Fastify's; the Node
- * wrapper's request/response conversion cost a third of MCP throughput (docs/mcp.md). GET and
- * DELETE answer 405: no session, no server-initiated stream. Origin, bearer token and scopes are
- * checked first (mcp-access.ts).
+ * and its Response goes out through Fastify, so hooks, logging, headers and the error handler stay
+ * Fastify's (no hijacked reply; same throughput as the Node wrapper, docs/mcp.md). GET and DELETE
+ * answer 405: no session, no server-initiated stream. Origin, bearer token and scopes are checked
+ * first (mcp-access.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { IncomingHttpHeaders } from 'node:http'
@@ -19,7 +19,7 @@ import pkg from '../../package.json' with { type: 'json' }
 
 /**
  * The headers the transport reads (Accept, Content-Type, the protocol version and session id).
- * Authorization and Origin were checked already; copying every header cost more than the tool.
+ * Authorization and Origin were checked already; copying every header showed up in profiles.
  */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const
 
