@@ -100,8 +100,9 @@ export interface LoadResult {
   non2xx: number
 }
 
-export async function load(url: string, headers: Record<string, string>, seconds: number, connections = 32): Promise<LoadResult> {
-  const r = await autocannon({ url, connections, duration: seconds, headers, pipelining: 1 })
+/** `request` sends another method and a body (e.g. JSON-RPC POSTs to /mcp); GET by default. */
+export async function load(url: string, headers: Record<string, string>, seconds: number, connections = 32, request: { method?: 'GET' | 'POST'; body?: string } = {}): Promise<LoadResult> {
+  const r = await autocannon({ url, connections, duration: seconds, headers, pipelining: 1, ...request })
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors }
 }
 

@@ -24,6 +24,7 @@ import cors from '@fastify/cors'
 import { systemClock, type Clock } from './shared/clock.ts'
 import { makeBearerVerifier, oauthServer, resourcesOf, settingsRoutes } from './oauth/index.ts'
 import { webhookRoutes, webhooksPlugin } from './webhooks/index.ts'
+import { mcpRoutes } from './mcp/mcp.routes.ts'
 
 export interface AppOptions {
   config: Config
@@ -72,6 +73,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(pageRoutes)
   await app.register(webAppRoutes)
   await app.register(oauthServer, { clock })
+  // MCP hosts authenticate with bearer tokens for /mcp only; outside /api/v1 and its session cookies.
+  await app.register(mcpRoutes, { clock })
 
   const resourceMetadataUrl = `${config.publicUrl}/.well-known/oauth-protected-resource`
   const challenge = () => ({ 'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"` })

@@ -30,6 +30,8 @@ export interface Config {
   webhookAllowHttp: boolean
   /** Deliveries one process sends at the same time. */
   webhookConcurrency: number
+  /** Browser origins, besides PUBLIC_URL's own, allowed to call /mcp (requests without Origin always are). */
+  mcpAllowedOrigins: string[]
 }
 
 export class ConfigError extends Error {}
@@ -88,6 +90,23 @@ function parseEncryptionKey(raw: string | undefined): Buffer | null {
   return key
 }
 
+function parseOrigins(name: string, raw: string | undefined): string[] {
+  if (raw === undefined || raw.trim() === '') return []
+  return raw.split(',').map((item) => {
+    const value = item.trim()
+    let url: URL
+    try {
+      url = new URL(value)
+    } catch {
+      throw new ConfigError(`${name} must list origins like https://app.example.com, got "${value}"`)
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/$/, '')) {
+      throw new ConfigError(`${name} must list bare http(s) origins (scheme, host, optional port), got "${value}"`)
+    }
+    return url.origin
+  })
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort('PORT', env.PORT, 3000)
   const allowPrivateOutbound = parseBool('ALLOW_PRIVATE_OUTBOUND', env.ALLOW_PRIVATE_OUTBOUND, false)
@@ -110,5 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: parseEncryptionKey(env.ENCRYPTION_KEY),
     webhookAllowHttp: parseBool('WEBHOOK_ALLOW_HTTP', env.WEBHOOK_ALLOW_HTTP, allowPrivateOutbound),
     webhookConcurrency: parsePositiveInt('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 64),
+    mcpAllowedOrigins: parseOrigins('MCP_ALLOWED_ORIGINS', env.MCP_ALLOWED_ORIGINS),
   }
 }

@@ -10,6 +10,14 @@ export function isLoopback(url: URL): boolean {
 }
 
 /**
+ * Fixed callbacks of native MCP hosts whose private-use scheme is not in reverse-domain form (RFC
+ * 8252 §7.1 only says SHOULD): Cursor registers this one dynamically and in static client setups.
+ * Accepted by exact value only, so no other such scheme gets in; PKCE protects the code as for any
+ * native app (RFC 8252 §8.1).
+ */
+export const KNOWN_NATIVE_CALLBACKS: ReadonlySet<string> = new Set(['cursor://anysphere.cursor-mcp/oauth/callback'])
+
+/**
  * A URI a client may register: https; http only on a loopback host (RFC 8252 §7.3, RFC 9700 §2.1);
  * a private-use scheme in reverse-domain form for native apps (RFC 8252 §7.1). Never a fragment
  * (RFC 6749 §3.1.2) nor userinfo. Returns the problem, or null.
@@ -18,6 +26,7 @@ export function redirectUriProblem(raw: string): string | null {
   if (raw.length > MAX_PARAM_LENGTH) return 'is too long'
   if (raw.includes('#')) return 'must not contain a fragment'
   if (/[\u0000-\u001f\u007f]/.test(raw)) return 'must not contain control characters'
+  if (KNOWN_NATIVE_CALLBACKS.has(raw)) return null
   let url: URL
   try {
     url = new URL(raw)

@@ -8,6 +8,18 @@ import { idParamsSchema, problemSchema, recordSchema, uuidSchema } from './recor
 import { kindsByName } from './kinds/index.ts'
 import { convertLeadWithEvents, escalateCaseWithEvents } from './record-writes.ts'
 
+/** The body of POST /leads/{id}/convert; the MCP convert_lead tool checks its arguments with it too. */
+export const convertLeadBodySchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {
+    account_id: { ...uuidSchema, description: 'Link this existing account instead of creating one from the lead.' },
+    contact_id: { ...uuidSchema, description: 'Link this existing contact instead of creating one from the lead.' },
+    create_opportunity: { type: 'boolean', default: false, description: 'Also create an opportunity.' },
+    opportunity_name: { type: 'string', minLength: 1, maxLength: 255, description: 'Name of the new opportunity (implies create_opportunity).' },
+  },
+}
+
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema, 409: problemSchema }
 
 export async function specialActionRoutes(app: FastifyInstance): Promise<void> {
@@ -20,16 +32,7 @@ export async function specialActionRoutes(app: FastifyInstance): Promise<void> {
         description:
           'Creates (or links) an account and a contact, optionally an opportunity, and marks the lead converted, all in one transaction. Converting a lead twice answers 409.',
         params: idParamsSchema,
-        body: {
-          type: ['object', 'null'],
-          additionalProperties: false,
-          properties: {
-            account_id: { ...uuidSchema, description: 'Link this existing account instead of creating one from the lead.' },
-            contact_id: { ...uuidSchema, description: 'Link this existing contact instead of creating one from the lead.' },
-            create_opportunity: { type: 'boolean', default: false, description: 'Also create an opportunity.' },
-            opportunity_name: { type: 'string', minLength: 1, maxLength: 255, description: 'Name of the new opportunity (implies create_opportunity).' },
-          },
-        },
+        body: convertLeadBodySchema,
         response: {
           200: {
             type: 'object',

@@ -4,46 +4,11 @@
  * consent) with PKCE -> token exchange, then the token works (checklist section D).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js'
+import { MemoryOAuthProvider } from '../helpers/oauth-provider.ts'
 import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
 import { consent, signIn, startLiveService, type LiveService } from '../helpers/live-service.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
-
-class MemoryProvider implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed
-  saved?: OAuthTokens
-  verifier = ''
-  authorizationUrl?: URL
-  readonly redirectUrl = 'http://127.0.0.1:33418/callback'
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'MCP SDK test host', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }
-  }
-  state() {
-    return 'sdk-state'
-  }
-  clientInformation() {
-    return this.client
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info
-  }
-  tokens() {
-    return this.saved
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v
-  }
-  codeVerifier() {
-    return this.verifier
-  }
-}
 
 describe.each(await targets())('MCP SDK auth() on %s', (target) => {
   let tdb: TestDatabase
@@ -59,7 +24,7 @@ describe.each(await targets())('MCP SDK auth() on %s', (target) => {
   })
 
   it('discovers, registers dynamically, authorizes with PKCE and exchanges the code', async () => {
-    const provider = new MemoryProvider()
+    const provider = new MemoryOAuthProvider()
     const serverUrl = `${svc.url}/mcp`
     expect(await auth(provider, { serverUrl })).toBe('REDIRECT')
     expect(provider.client?.client_id).toMatch(/^crm_/)

@@ -1,0 +1,45 @@
+/**
+ * The MCP server of one request: the SDK's McpServer with every tool and the record resources.
+ * Built per request (the SDK's stateless pattern), so any service process answers any request and
+ * no session lives in memory; the caller's organization and scopes arrive with each message.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js'
+import { readTools } from './read-tools.ts'
+import { writeTools } from './write-tools.ts'
+import { caseLeadTools } from './case-lead-tools.ts'
+import { registerRecordResources } from './resources.ts'
+import { asZod, callerOf, runTool, withErrorShape, type JsonSchema, type McpTool } from './tool-kit.ts'
+
+export const mcpTools: readonly McpTool[] = [...readTools, ...writeTools, ...caseLeadTools]
+export const toolsByName: ReadonlyMap<string, McpTool> = new Map(mcpTools.map((t) => [t.name, t]))
+
+const INSTRUCTIONS =
+  'Cairn is a CRM. Use search_records to find records by name, list_records to page through a kind with filters, get_record for one record, ' +
+  'and the write tools to create or change records. Ids are UUIDs; list pages continue with next_cursor. Amounts need the erp:read scope.'
+
+// The SDK's Zod wrappers are built once: only the tool list is per request.
+const registered = mcpTools.map((tool) => ({
+  tool,
+  config: {
+    title: tool.title,
+    description: tool.description,
+    inputSchema: asZod(tool.inputSchema),
+    outputSchema: asZod(withErrorShape(tool.outputSchema) as JsonSchema),
+    annotations: tool.annotations,
+  },
+}))
+
+// The SDK makes a new Ajv (and compiles its meta-schemas) per server unless given one: a third of
+// a request's CPU when a server is built per request. One validator serves them all.
+const jsonSchemaValidator = new AjvJsonSchemaValidator()
+
+/** The caller reaches handlers as the request's authInfo (tool-kit.ts `callerOf`). */
+export function buildMcpServer(version: string): McpServer {
+  const server = new McpServer({ name: 'cairn-crm', title: 'Cairn CRM', version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator })
+  for (const { tool, config } of registered) {
+    server.registerTool(tool.name, config, (args: Record<string, unknown>, extra) => runTool(tool, callerOf(extra), args))
+  }
+  registerRecordResources(server)
+  return server
+}

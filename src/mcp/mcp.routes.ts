@@ -1,0 +1,78 @@
+/**
+ * The /mcp endpoint (Streamable HTTP, stateless, JSON responses): POST carries JSON-RPC to a fresh
+ * McpServer and transport per request. The transport is the SDK's web-standard one (the core that
+ * its Node StreamableHTTPServerTransport wraps): it gets the headers and the body Fastify parsed,
+ * and its Response goes out through Fastify, so hooks, logging, headers and the error handler stay
+ * Fastify's (no hijacked reply; same throughput as the Node wrapper, docs/mcp.md). GET and DELETE
+ * answer 405: no session, no server-initiated stream. Origin, bearer token and scopes are checked
+ * first (mcp-access.ts).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { IncomingHttpHeaders } from 'node:http'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { makeBearerVerifier, resourcesOf } from '../oauth/index.ts'
+import type { Clock } from '../shared/clock.ts'
+import { allowedOrigins, checkOrigin, checkScopes, mcpAuthenticator, mcpResourceMetadataUrl } from './mcp-access.ts'
+import { buildMcpServer } from './mcp-server.ts'
+import { authInfoOf } from './tool-kit.ts'
+import pkg from '../../package.json' with { type: 'json' }
+
+/**
+ * The headers the transport reads (Accept, Content-Type, the protocol version and session id).
+ * Authorization and Origin were checked already; copying every header showed up in profiles.
+ */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const
+
+function transportHeaders(headers: IncomingHttpHeaders): Headers {
+  const out = new Headers()
+  for (const name of TRANSPORT_HEADERS) {
+    const value = headers[name]
+    if (typeof value === 'string') out.set(name, value)
+  }
+  return out
+}
+
+function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
+  return reply.status(status).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
+}
+
+export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock }): Promise<void> {
+  const { publicUrl } = app.config
+  const verify = makeBearerVerifier(app.db, opts.clock, resourcesOf(publicUrl), 'mcp', mcpResourceMetadataUrl(publicUrl))
+  const authenticate = mcpAuthenticator(verify, publicUrl)
+  const origins = allowedOrigins(app.config)
+  const mcpUrl = `${publicUrl}/mcp`
+
+  // Scoped to this plugin: only /mcp passes through these (CORS preflight is answered before them).
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('cache-control', 'no-store')
+    checkOrigin(request, origins)
+    await authenticate(request)
+  })
+
+  app.post('/mcp', { schema: { hide: true }, preHandler: async (request) => checkScopes(request, publicUrl) }, async (request, reply) => {
+    const server = buildMcpServer(pkg.version)
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    await server.connect(transport)
+    // Only method and headers are read: the body goes in parsed, as Fastify already read it.
+    const response = await transport.handleRequest(new Request(mcpUrl, { method: 'POST', headers: transportHeaders(request.headers) }), {
+      parsedBody: request.body,
+      authInfo: authInfoOf({ db: app.db, auth: request.auth!, log: request.log }),
+    })
+    // With JSON responses nothing stays open once this Response exists, so the server and transport
+    // are simply dropped: closing them only builds a "Connection closed" error for no pending call.
+    reply.status(response.status)
+    response.headers.forEach((value, name) => void reply.header(name, value))
+    return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : undefined)
+  })
+
+  // Stateless: no standalone SSE stream (GET) and no session to end (DELETE), as the SDK's stateless examples answer.
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: '/mcp',
+      schema: { hide: true },
+      handler: async (_request, reply) => jsonRpcError(reply.header('allow', 'POST'), 405, -32000, 'Method not allowed: this server is stateless; send JSON-RPC messages with POST.'),
+    })
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * The read-only MCP tools: list a kind (REST's filters and keyset paging), get one record, search
+ * across kinds, and the pipeline summary. Reads go through record.service with REST's scopes and
+ * redaction (amounts need erp:read).
+ */
+import { NotFound, ValidationFailed } from '../shared/errors.ts'
+import type { RecordKind } from '../records/record-kind.ts'
+import { kindsByName } from '../records/kinds/index.ts'
+import { OPPORTUNITY_STAGES } from '../records/kinds/opportunity.kind.ts'
+import { listOptionsFrom, readScopes } from '../records/record.routes.ts'
+import { cursorSchema, filterableFields, limitSchema, listQuerySchema } from '../records/record.schemas.ts'
+import { getRecord, listRecords } from '../records/record.service.ts'
+import { needsRedaction, redactJsonText } from '../records/record-redaction.ts'
+import { idSchema, kindOf, kindSchema, readRecord, readScopesOf, recordOutputSchema, titleOf, TOP_LEVEL_KINDS } from './record-view.ts'
+import { pipelineByStage } from './pipeline.repository.ts'
+import { check, HINTS, type Args, type JsonSchema, type McpTool, type ToolContext } from './tool-kit.ts'
+import { recordKinds } from '../records/kinds/index.ts'
+
+const SEARCH_LIMIT_MAX = 20
+
+/** A kind's list filters as an object schema (REST's query schema, filter fields only). */
+const filterSchemas = new Map<RecordKind, JsonSchema>(
+  recordKinds.map((kind) => {
+    const all = listQuerySchema(kind).properties as Record<string, JsonSchema>
+    const properties = Object.fromEntries(filterableFields(kind).map((f) => [f.name, all[f.name]]))
+    return [kind, { type: 'object', additionalProperties: false, properties }]
+  }),
+)
+
+function filterGuide(): string {
+  return TOP_LEVEL_KINDS.map((k) => `${k.name}: ${filterableFields(k).map((f) => f.name).join(', ') || '(none)'}`).join('\n')
+}
+
+const pageOutputSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    data: { type: 'array', items: recordOutputSchema },
+    next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` to get the next page; null on the last page.' },
+    has_more: { type: 'boolean' },
+  },
+  required: ['data', 'next_cursor', 'has_more'],
+}
+
+const listRecordsTool: McpTool = {
+  name: 'list_records',
+  title: 'List records',
+  description: [
+    'Lists records of one kind, newest first (case comments: oldest first), in pages, exactly like GET /api/v1/{kind}.',
+    'Page with `cursor` = the previous page\'s next_cursor until has_more is false. `q` is a case-insensitive substring search of the kind\'s name-like fields;',
+    '`updated_since` keeps records changed at or after a time; `filters` are equality filters. Filterable fields per kind:',
+    filterGuide(),
+    'For kind case_comment pass `case_id` (the comments of that case). Products need the erp:read scope; opportunity amounts read as null without it.',
+  ].join('\n'),
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['kind'],
+    properties: {
+      kind: kindSchema(recordKinds),
+      case_id: idSchema('case whose comments to list (kind case_comment only)'),
+      limit: limitSchema,
+      cursor: cursorSchema,
+      q: { type: 'string', minLength: 1, maxLength: 200, description: 'Case-insensitive substring to search for.' },
+      updated_since: { type: 'string', format: 'date-time', description: 'Only records updated at or after this time (RFC 3339).' },
+      filters: { type: 'object', maxProperties: 20, description: 'Field -> value equality filters, e.g. {"stage": "proposal"}.' },
+    },
+  },
+  outputSchema: pageOutputSchema,
+  annotations: HINTS.read,
+  scopes: readScopesOf,
+  async run(ctx, args) {
+    const kind = kindOf(args)!
+    const filters = (args.filters ?? {}) as Args
+    check(filterSchemas.get(kind)!, filters, 'filters.')
+    const opts = listOptionsFrom(kind, { ...filters, limit: args.limit, cursor: args.cursor, q: args.q, updated_since: args.updated_since })
+    if (kind.name === 'case_comment') {
+      if (typeof args.case_id !== 'string') throw new ValidationFailed('Invalid arguments: case_id is required for kind case_comment.', [{ field: 'case_id', message: 'is required for kind case_comment' }])
+      if (!(await getRecord(ctx.db, ctx.auth, kindsByName.case, args.case_id))) throw new NotFound('Case')
+      opts.parent = { column: 'case_id', value: args.case_id }
+    } else if (args.case_id !== undefined) {
+      throw new ValidationFailed('Invalid arguments: case_id is only for kind case_comment.', [{ field: 'case_id', message: 'is only for kind case_comment' }])
+    }
+    const page = await listRecords(ctx.db, ctx.auth, kind, opts)
+    const text = redactJsonText(kind, ctx.auth, page.json, 'page')
+    return { value: JSON.parse(text), text }
+  },
+}
+
+const getRecordTool: McpTool = {
+  name: 'get_record',
+  title: 'Get a record',
+  description: 'Reads one record of a kind by its id, exactly like GET /api/v1/{kind}/{id}. Products need the erp:read scope; opportunity amounts read as null without it.',
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['kind', 'id'],
+    properties: { kind: kindSchema(recordKinds), id: idSchema('record') },
+  },
+  outputSchema: recordOutputSchema,
+  annotations: HINTS.read,
+  scopes: readScopesOf,
+  async run(ctx, args) {
+    const { record, text } = await readRecord(ctx, kindOf(args)!, args.id as string)
+    return { value: record, text }
+  },
+}
+
+const searchRecordsTool: McpTool = {
+  name: 'search_records',
+  title: 'Search records',
+  description: [
+    'Finds records whose name-like fields contain `q` (case-insensitive) across kinds: accounts, contacts, opportunities, leads, products, cases, activities,',
+    `or only the kinds listed in \`kinds\`. Returns up to \`limit_per_kind\` (1-${SEARCH_LIMIT_MAX}, default 5) newest matches per kind, with has_more when`,
+    'a kind has more (then page through them with list_records and the same q). Products are searched only with the erp:read scope, and reported in `skipped` otherwise.',
+  ].join(' '),
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['q'],
+    properties: {
+      q: { type: 'string', minLength: 1, maxLength: 200, description: 'Text to find (a substring of names, emails, subjects, ...).' },
+      kinds: { type: 'array', items: kindSchema(TOP_LEVEL_KINDS), minItems: 1, uniqueItems: true, description: 'Only these kinds (default: all).' },
+      limit_per_kind: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT_MAX, default: 5, description: `Matches per kind, 1-${SEARCH_LIMIT_MAX}.` },
+    },
+  },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      q: { type: 'string' },
+      groups: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            kind: { type: 'string' },
+            has_more: { type: 'boolean' },
+            records: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' }, record: recordOutputSchema }, required: ['id', 'title', 'record'] } },
+          },
+          required: ['kind', 'has_more', 'records'],
+        },
+      },
+      skipped: { type: 'array', items: { type: 'object', properties: { kind: { type: 'string' }, reason: { type: 'string' } }, required: ['kind', 'reason'] } },
+    },
+    required: ['q', 'groups', 'skipped'],
+  },
+  annotations: HINTS.read,
+  scopes(args) {
+    const asked = Array.isArray(args.kinds) ? args.kinds : []
+    return asked.includes('product') ? ['crm:read', 'erp:read'] : ['crm:read']
+  },
+  async run(ctx, args) {
+    const q = args.q as string
+    const limit = (args.limit_per_kind as number | undefined) ?? 5
+    const asked = (args.kinds as string[] | undefined) ?? TOP_LEVEL_KINDS.map((k) => k.name)
+    const kinds = TOP_LEVEL_KINDS.filter((k) => asked.includes(k.name))
+    const readable = kinds.filter((k) => readScopes(k).every((s) => ctx.auth.scopes.has(s)))
+    const skipped = kinds.filter((k) => !readable.includes(k)).map((k) => ({ kind: k.name, reason: `needs the scope ${readScopes(k).join(' and ')}` }))
+    const groups = await Promise.all(
+      readable.map(async (kind) => {
+        const page = await listRecords(ctx.db, ctx.auth, kind, { limit, q, filters: [] })
+        const data = JSON.parse(redactJsonText(kind, ctx.auth, page.json, 'page')) as { data: Record<string, unknown>[]; has_more: boolean }
+        return { kind: kind.name, has_more: data.has_more, records: data.data.map((record) => ({ id: record.id as string, title: titleOf(kind, record), record })) }
+      }),
+    )
+    return { value: { q, groups: groups.filter((g) => g.records.length > 0), skipped } }
+  },
+}
+
+const pipelineSummaryTool: McpTool = {
+  name: 'pipeline_summary',
+  title: 'Pipeline summary',
+  description:
+    'Counts the organization\'s opportunities by stage (every stage listed, in pipeline order) and, with the erp:read scope, totals their amounts per currency. ' +
+    'Without erp:read the amounts are left out (amounts_visible: false) and only counts are given.',
+  inputSchema: { type: 'object', additionalProperties: false, properties: {} },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      stages: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            stage: { type: ['string', 'null'], description: 'null for opportunities without a stage' },
+            count: { type: 'integer' },
+            amounts: { type: ['array', 'null'], items: { type: 'object', properties: { currency: { type: ['string', 'null'] }, total: { type: 'string' } }, required: ['currency', 'total'] } },
+          },
+          required: ['stage', 'count', 'amounts'],
+        },
+      },
+      total_count: { type: 'integer' },
+      amounts_visible: { type: 'boolean' },
+      note: { type: 'string' },
+    },
+    required: ['stages', 'total_count', 'amounts_visible'],
+  },
+  annotations: HINTS.read,
+  scopes: () => ['crm:read'],
+  async run(ctx: ToolContext) {
+    const rows = await pipelineByStage(ctx.db, ctx.auth.orgId)
+    const visible = !needsRedaction(kindsByName.opportunity, ctx.auth)
+    const known: (string | null)[] = [...OPPORTUNITY_STAGES]
+    const order = [...known, ...new Set(rows.map((r) => r.stage).filter((s) => !known.includes(s)))]
+    const stages = order.map((stage) => {
+      const group = rows.filter((r) => r.stage === stage)
+      const amounts = group.filter((r) => r.total !== null).map((r) => ({ currency: r.currency, total: r.total as string }))
+      return { stage, count: group.reduce((n, r) => n + r.count, 0), amounts: visible ? amounts : null }
+    })
+    const value: Record<string, unknown> = { stages, total_count: rows.reduce((n, r) => n + r.count, 0), amounts_visible: visible }
+    if (!visible) value.note = 'Amounts need the erp:read scope; only counts are shown.'
+    return { value }
+  },
+}
+
+export const readTools: McpTool[] = [searchRecordsTool, listRecordsTool, getRecordTool, pipelineSummaryTool]

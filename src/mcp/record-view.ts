@@ -1,0 +1,101 @@
+/**
+ * Records as the MCP tools and resources show them: the `kind` and `id` arguments, one record read
+ * through record.service with REST's scopes and redaction, a record's title, and the compact field
+ * guide that tells a model what each kind accepts.
+ */
+import type { AuthContext, Scope } from '../shared/auth-context.ts'
+import { NotFound } from '../shared/errors.ts'
+import type { FieldDef, KindName, RecordKind } from '../records/record-kind.ts'
+import { kindsByName, recordKinds } from '../records/kinds/index.ts'
+import { readScopes } from '../records/record.routes.ts'
+import { redactJsonText } from '../records/record-redaction.ts'
+import { getRecord } from '../records/record.service.ts'
+import { uuidSchema } from '../records/record.schemas.ts'
+import type { Args, JsonSchema, ToolContext } from './tool-kit.ts'
+
+/** Kinds that stand on their own; case comments are reached through their case. */
+export const TOP_LEVEL_KINDS: readonly RecordKind[] = recordKinds.filter((k) => k.name !== 'case_comment')
+
+export function kindSchema(kinds: readonly RecordKind[] = recordKinds): JsonSchema {
+  return { type: 'string', enum: kinds.map((k) => k.name), description: `Record kind: ${kinds.map((k) => k.name).join(', ')}.` }
+}
+
+export function idSchema(what: string): JsonSchema {
+  return { ...uuidSchema, description: `Id (UUID) of the ${what}.` }
+}
+
+/** The kind an argument names, or null when it names none (validation reports that). */
+export function kindOf(args: Args, key = 'kind'): RecordKind | null {
+  const name = args[key]
+  return typeof name === 'string' && Object.hasOwn(kindsByName, name) ? kindsByName[name as KindName] : null
+}
+
+/** Reading `kind` needs REST's scopes for it (products: crm:read and erp:read). */
+export function readScopesOf(args: Args): Scope[] {
+  const kind = kindOf(args)
+  return kind ? readScopes(kind) : ['crm:read']
+}
+
+export function parseShown(kind: RecordKind, auth: AuthContext, json: string): Record<string, unknown> {
+  return JSON.parse(redactJsonText(kind, auth, json, 'record'))
+}
+
+export async function readRecord(ctx: ToolContext, kind: RecordKind, id: string): Promise<{ record: Record<string, unknown>; text: string }> {
+  const json = await getRecord(ctx.db, ctx.auth, kind, id)
+  if (!json) throw new NotFound(kind.label)
+  const text = redactJsonText(kind, ctx.auth, json, 'record')
+  return { record: JSON.parse(text), text }
+}
+
+export function titleOf(kind: RecordKind, record: Record<string, unknown>): string {
+  const parts = kind.titleFields.map((f) => record[f]).filter((v) => v !== null && v !== undefined && v !== '')
+  return parts.length ? parts.join(' ') : `${kind.label} ${String(record.id)}`
+}
+
+/** What every record has; the fields of each kind are described in the tools' descriptions. */
+export const recordOutputSchema: JsonSchema = {
+  type: 'object',
+  description: 'A record as the REST API returns it: its fields, src_id, custom_fields, created_at and updated_at.',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    custom_fields: { type: 'object' },
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+  },
+  required: ['id', 'created_at', 'updated_at'],
+  additionalProperties: true,
+}
+
+function fieldNote(f: FieldDef): string {
+  switch (f.type) {
+    case 'enum':
+      return `${f.name} (${(f.values ?? []).join('|')})`
+    case 'ref':
+      return `${f.name} (${f.ref} id)`
+    case 'user':
+      return `${f.name} (member user id)`
+    case 'decimal':
+      return `${f.name} (decimal, e.g. "1250.00")`
+    case 'date':
+      return `${f.name} (YYYY-MM-DD)`
+    case 'datetime':
+      return `${f.name} (RFC 3339 time)`
+    case 'integer':
+    case 'boolean':
+    case 'email':
+    case 'url':
+      return `${f.name} (${f.type})`
+    default:
+      return f.name
+  }
+}
+
+/**
+ * One line per kind listing its writable fields (`*` = required on create). The full per-kind JSON
+ * schemas would make tools/list about 100 kB; this keeps it small and still names every field.
+ */
+export function fieldGuide(kinds: readonly RecordKind[]): string {
+  return kinds
+    .map((k) => `${k.name}: ${k.fields.filter((f) => !f.readOnly).map((f) => (f.required ? `${fieldNote(f)}*` : fieldNote(f))).join(', ')}`)
+    .join('\n')
+}

@@ -1,0 +1,159 @@
+/**
+ * What every MCP tool is made of, and the plumbing they share: a tool is plain data (name, JSON
+ * schemas, annotations, the scopes it needs, a `run` function), so the HTTP scope check and the
+ * server read the same definition. Arguments are validated by the project's Ajv against JSON
+ * schemas (REST's own where a record is involved), so bad input gets REST's field messages; results
+ * and failures leave as structured content with a readable text beside it.
+ */
+import type { FastifyBaseLogger } from 'fastify'
+import type { Kysely } from 'kysely'
+import * as z from 'zod/v4'
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
+import type { DB } from '../db/database.ts'
+import type { AuthContext, Scope } from '../shared/auth-context.ts'
+import { Forbidden, InvalidCursor, InvalidLimit, ProblemError, type FieldError } from '../shared/errors.ts'
+import { fieldErrors, validatorCompiler } from '../http/validation.ts'
+
+export type JsonSchema = Record<string, unknown>
+export type Args = Record<string, unknown>
+
+export interface ToolContext {
+  db: Kysely<DB>
+  auth: AuthContext
+  log: FastifyBaseLogger
+}
+
+/**
+ * The caller of an MCP request. The route hands it to the SDK as the request's `authInfo`, which
+ * the SDK passes to every tool and resource handler, so the server itself is built without it.
+ */
+export function callerOf(extra: { authInfo?: AuthInfo }): ToolContext {
+  const ctx = extra.authInfo?.extra?.caller as ToolContext | undefined
+  if (!ctx) throw new Error('MCP request without its caller (the route passes it as authInfo)')
+  return ctx
+}
+
+export function authInfoOf(ctx: ToolContext): AuthInfo {
+  // The token itself stays out: handlers act on the verified context, never on the secret.
+  return { token: '', clientId: ctx.auth.clientId ?? '', scopes: [...ctx.auth.scopes], extra: { caller: ctx } }
+}
+
+export interface McpTool {
+  name: string
+  title: string
+  description: string
+  inputSchema: JsonSchema
+  /** The success shape; failures are added by `withErrorShape` when the tool is registered. */
+  outputSchema: JsonSchema
+  annotations: ToolAnnotations
+  /** The scopes a call needs (products need erp:read too); checked on the HTTP request first (403). */
+  scopes(args: Args): Scope[]
+  run(ctx: ToolContext, args: Args): Promise<ToolOutput>
+}
+
+/** A tool's result; `text` is its JSON when the tool already holds it as text (not serialised twice). */
+export interface ToolOutput {
+  value: Record<string, unknown>
+  text?: string
+}
+
+/**
+ * Tool annotations (hints for hosts, e.g. whether to ask before running): reads; writes that only
+ * add (create, comment, escalate, convert); writes that set a value (same call twice, same state);
+ * writes that overwrite or remove what was there.
+ */
+export const HINTS = {
+  read: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  add: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  set: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  overwrite: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+} satisfies Record<string, ToolAnnotations>
+
+export const writeScopes = (): Scope[] => ['crm:write']
+
+type Validate = ((data: unknown) => boolean) & { errors?: import('ajv').ErrorObject[] | null }
+const compiled = new WeakMap<JsonSchema, Validate>()
+
+/** JSON arguments are typed values: the body Ajv (no coercion, no stripping), as REST bodies are. */
+function validatorFor(schema: JsonSchema): Validate {
+  let validate = compiled.get(schema)
+  if (!validate) {
+    validate = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/mcp' }) as unknown as Validate
+    compiled.set(schema, validate)
+  }
+  return validate
+}
+
+/**
+ * Throws REST's 400 problem when `value` does not match `schema`; `prefix` names where inside the
+ * arguments the value sits (`fields.`), so a message points at the argument to fix.
+ */
+export function check(schema: JsonSchema, value: unknown, prefix = ''): void {
+  const validate = validatorFor(schema)
+  if (validate(value)) return
+  const errors: FieldError[] = fieldErrors(validate.errors ?? [], 'arguments').map((e) => ({
+    field: e.field === '(arguments)' ? (prefix.replace(/\.$/, '') || '(arguments)') : `${prefix}${e.field}`,
+    message: e.message,
+  }))
+  if (errors.some((e) => e.field === 'limit')) throw new InvalidLimit()
+  if (errors.some((e) => e.field === 'cursor')) throw new InvalidCursor()
+  const detail = errors.map((e) => `${e.field} ${e.message}`).join('; ')
+  throw new ProblemError(400, 'validation_failed', 'Validation failed', `Invalid arguments: ${detail}.`, errors)
+}
+
+/**
+ * The SDK takes Zod schemas. A loose object carrying our JSON schema as metadata lists exactly that
+ * schema in tools/list and lets every argument through to `check`, so one JSON schema is both what
+ * hosts see and what validates, and failures carry REST's messages instead of Zod's.
+ */
+export function asZod(schema: JsonSchema): z.ZodObject {
+  return z.looseObject({}).meta(schema)
+}
+
+export const problemJsonSchema: JsonSchema = {
+  type: 'object',
+  description: 'What went wrong, as the REST API says it (RFC 9457 problem details).',
+  properties: {
+    status: { type: 'integer', description: 'The HTTP status the REST API answers for the same failure.' },
+    code: { type: 'string', description: 'Stable error code, e.g. validation_failed, not_found, conflict.' },
+    title: { type: 'string' },
+    detail: { type: 'string' },
+    errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'] } },
+  },
+  required: ['status', 'code', 'title', 'detail'],
+}
+
+/** A tool's output is its success shape or `{error}`: both are structured, so hosts can read either. */
+export function withErrorShape(success: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    anyOf: [success, { type: 'object', properties: { error: problemJsonSchema }, required: ['error'], additionalProperties: false }],
+  }
+}
+
+export function success(structured: Record<string, unknown>, text = JSON.stringify(structured)): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: structured }
+}
+
+export function failure(problem: ProblemError): CallToolResult {
+  const error: Record<string, unknown> = { status: problem.status, code: problem.code, title: problem.title, detail: problem.message }
+  if (problem.errors?.length) error.errors = problem.errors
+  const lines = [`${problem.title} (${problem.code}): ${problem.message}`, ...(problem.errors ?? []).map((e) => `- ${e.field}: ${e.message}`)]
+  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: { error }, isError: true }
+}
+
+/** Runs a tool: known failures become tool errors, anything else is logged and said generically. */
+export async function runTool(tool: McpTool, ctx: ToolContext, args: Args): Promise<CallToolResult> {
+  try {
+    const missing = tool.scopes(args).filter((s) => !ctx.auth.scopes.has(s))
+    if (missing.length) throw new Forbidden(`This call needs the scope ${missing.join(' and ')}.`, 'insufficient_scope')
+    check(tool.inputSchema, args)
+    const out = await tool.run(ctx, args)
+    return success(out.value, out.text)
+  } catch (err) {
+    if (err instanceof ProblemError && err.status < 500) return failure(err)
+    ctx.log.error({ err, tool: tool.name }, 'MCP tool failed')
+    return failure(new ProblemError(500, 'internal_error', 'Internal error', 'Something went wrong on our side. Each write runs in one transaction, so this call changed nothing; try again.'))
+  }
+}

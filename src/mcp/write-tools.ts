@@ -1,0 +1,128 @@
+/**
+ * The MCP tools that create, change and delete records. Bodies are checked against REST's own
+ * create/patch schemas and written through record-writes.ts, so validation, tenancy and webhook
+ * events are exactly those of POST/PATCH/DELETE /api/v1/{kind}.
+ */
+import { NotFound } from '../shared/errors.ts'
+import type { AuthContext } from '../shared/auth-context.ts'
+import type { RecordKind } from '../records/record-kind.ts'
+import { kindsByName, recordKinds } from '../records/kinds/index.ts'
+import { OPPORTUNITY_STAGES } from '../records/kinds/opportunity.kind.ts'
+import { createBodySchema, patchBodySchema } from '../records/record.schemas.ts'
+import { createWithEvents, deleteWithEvents, updateWithEvents } from '../records/record-writes.ts'
+import { needsRedaction, redactRecord } from '../records/record-redaction.ts'
+import { fieldGuide, idSchema, kindOf, kindSchema, recordOutputSchema, TOP_LEVEL_KINDS } from './record-view.ts'
+import { check, HINTS, writeScopes, type Args, type JsonSchema, type McpTool, type ToolOutput } from './tool-kit.ts'
+
+const createSchemas = new Map<RecordKind, JsonSchema>(recordKinds.map((k) => [k, createBodySchema(k)]))
+const patchSchemas = new Map<RecordKind, JsonSchema>(recordKinds.map((k) => [k, patchBodySchema(k)]))
+
+/** A written record as REST shows it: amounts hidden without erp:read. */
+export function shown(kind: RecordKind, auth: AuthContext, record: Record<string, unknown>): ToolOutput {
+  return { value: needsRedaction(kind, auth) ? redactRecord(kind, { ...record }) : record }
+}
+
+const fieldsArgument: JsonSchema = {
+  type: 'object',
+  description: 'The record\'s fields by name (see the field list in the description); every kind also takes src_id and custom_fields (a JSON object).',
+}
+
+const createRecordTool: McpTool = {
+  name: 'create_record',
+  title: 'Create a record',
+  description: [
+    'Creates a record of a kind, exactly like POST /api/v1/{kind}: same validation, same webhook events. Returns the new record.',
+    'Fields per kind (* = required; enum values in parentheses; decimals as strings):',
+    fieldGuide(TOP_LEVEL_KINDS),
+    'Add comments to a case with add_case_comment. Needs the crm:write scope.',
+  ].join('\n'),
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['kind', 'fields'],
+    properties: { kind: kindSchema(TOP_LEVEL_KINDS), fields: fieldsArgument },
+  },
+  outputSchema: recordOutputSchema,
+  annotations: HINTS.add,
+  scopes: writeScopes,
+  async run(ctx, args) {
+    const kind = kindOf(args)!
+    check(createSchemas.get(kind)!, args.fields, 'fields.')
+    const change = await createWithEvents(ctx.db, ctx.auth, kind, args.fields as Args)
+    return shown(kind, ctx.auth, change.after!)
+  },
+}
+
+const updateRecordTool: McpTool = {
+  name: 'update_record',
+  title: 'Change a record',
+  description:
+    'Changes fields of a record, exactly like PATCH /api/v1/{kind}/{id}: only the fields sent change, null clears a field; the fields are those listed for create_record ' +
+    '(case comments: body, is_public, author_name). Returns the record after the change. Needs the crm:write scope.',
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['kind', 'id', 'fields'],
+    properties: { kind: kindSchema(recordKinds), id: idSchema('record to change'), fields: { ...fieldsArgument, minProperties: 1 } },
+  },
+  outputSchema: recordOutputSchema,
+  annotations: HINTS.overwrite,
+  scopes: writeScopes,
+  async run(ctx, args) {
+    const kind = kindOf(args)!
+    check(patchSchemas.get(kind)!, args.fields, 'fields.')
+    const change = await updateWithEvents(ctx.db, ctx.auth, kind, args.id as string, args.fields as Args)
+    if (!change) throw new NotFound(kind.label)
+    return shown(kind, ctx.auth, change.after!)
+  },
+}
+
+const deleteRecordTool: McpTool = {
+  name: 'delete_record',
+  title: 'Delete a record',
+  description: 'Deletes a record for good, exactly like DELETE /api/v1/{kind}/{id} (a deleted case takes its comments with it). Needs the crm:write scope.',
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['kind', 'id'],
+    properties: { kind: kindSchema(recordKinds), id: idSchema('record to delete') },
+  },
+  outputSchema: {
+    type: 'object',
+    properties: { deleted: { type: 'boolean', const: true }, kind: { type: 'string' }, id: { type: 'string' } },
+    required: ['deleted', 'kind', 'id'],
+  },
+  annotations: HINTS.overwrite,
+  scopes: writeScopes,
+  async run(ctx, args) {
+    const kind = kindOf(args)!
+    const change = await deleteWithEvents(ctx.db, ctx.auth, kind, args.id as string)
+    if (!change) throw new NotFound(kind.label)
+    return { value: { deleted: true, kind: kind.name, id: change.id } }
+  },
+}
+
+const changeStageTool: McpTool = {
+  name: 'change_opportunity_stage',
+  title: 'Change an opportunity\'s stage',
+  description:
+    'Moves an opportunity to another stage of the pipeline (a PATCH of its stage: webhooks get opportunity.updated and opportunity.stage_changed). ' +
+    `Stages in order: ${OPPORTUNITY_STAGES.join(', ')}. Returns the opportunity. Needs the crm:write scope.`,
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['opportunity_id', 'stage'],
+    properties: { opportunity_id: idSchema('opportunity'), stage: { type: 'string', enum: [...OPPORTUNITY_STAGES], description: 'The new stage.' } },
+  },
+  outputSchema: recordOutputSchema,
+  annotations: HINTS.set,
+  scopes: writeScopes,
+  async run(ctx, args) {
+    const kind = kindsByName.opportunity
+    const change = await updateWithEvents(ctx.db, ctx.auth, kind, args.opportunity_id as string, { stage: args.stage })
+    if (!change) throw new NotFound(kind.label)
+    return shown(kind, ctx.auth, change.after!)
+  },
+}
+
+export const writeTools: McpTool[] = [createRecordTool, updateRecordTool, deleteRecordTool, changeStageTool]
