@@ -1,6 +1,6 @@
 /**
- * The /mcp endpoint (Streamable HTTP, stateless, JSON responses): POST carries JSON-RPC to a fresh
- * McpServer and transport per request. The transport is the SDK's web-standard one (the core that
+ * The /mcp endpoint (Streamable HTTP, stateless, JSON responses): POST carries JSON-RPC to an idle
+ * McpServer (built on demand, reused after) and a fresh transport per request. The transport is the SDK's web-standard one (the core that
  * its Node StreamableHTTPServerTransport wraps): it gets the headers and the body Fastify parsed,
  * and its Response goes out through Fastify, so hooks, logging, headers and the error handler stay
  * Fastify's (no hijacked reply; same throughput as the Node wrapper, docs/mcp.md). GET and DELETE
@@ -23,18 +23,36 @@ import pkg from '../../package.json' with { type: 'json' }
  */
 const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const
 
-function transportHeaders(headers: IncomingHttpHeaders): Headers {
-  const out = new Headers()
-  for (const name of TRANSPORT_HEADERS) {
-    const value = headers[name]
-    if (typeof value === 'string') out.set(name, value)
+// The transport reads only the method and these headers of the Request (the body goes in parsed),
+// and never consumes it, so one Request per distinct header set serves every request that sends it.
+const requestsByHeaders = new Map<string, Request>()
+const MAX_CACHED_REQUESTS = 256
+
+function transportRequest(url: string, headers: IncomingHttpHeaders): Request {
+  const values = TRANSPORT_HEADERS.map((name) => (typeof headers[name] === 'string' ? headers[name] : ''))
+  const key = values.join('\n')
+  let request = requestsByHeaders.get(key)
+  if (!request) {
+    const out = new Headers()
+    TRANSPORT_HEADERS.forEach((name, i) => values[i] !== '' && out.set(name, values[i]))
+    request = new Request(url, { method: 'POST', headers: out })
+    if (requestsByHeaders.size >= MAX_CACHED_REQUESTS) requestsByHeaders.delete(requestsByHeaders.keys().next().value!)
+    requestsByHeaders.set(key, request)
   }
-  return out
+  return request
 }
 
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply.status(status).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
 }
+
+/**
+ * Servers not handling a request. A server carries no caller state between requests (the caller
+ * arrives as each request's authInfo; nothing here uses the client capabilities an `initialize`
+ * leaves behind), so any idle one serves the next request.
+ */
+const idleServers: ReturnType<typeof buildMcpServer>[] = []
+const MAX_IDLE_SERVERS = 64
 
 export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock }): Promise<void> {
   const { publicUrl } = app.config
@@ -51,19 +69,23 @@ export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock }): P
   })
 
   app.post('/mcp', { schema: { hide: true }, preHandler: async (request) => checkScopes(request, publicUrl) }, async (request, reply) => {
-    const server = buildMcpServer(pkg.version)
+    const server = idleServers.pop() ?? buildMcpServer(pkg.version)
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     await server.connect(transport)
     // Only method and headers are read: the body goes in parsed, as Fastify already read it.
-    const response = await transport.handleRequest(new Request(mcpUrl, { method: 'POST', headers: transportHeaders(request.headers) }), {
+    const response = await transport.handleRequest(transportRequest(mcpUrl, request.headers), {
       parsedBody: request.body,
       authInfo: authInfoOf({ db: app.db, auth: request.auth!, log: request.log }),
     })
-    // With JSON responses nothing stays open once this Response exists, so the server and transport
-    // are simply dropped: closing them only builds a "Connection closed" error for no pending call.
+    // With JSON responses nothing stays open once this Response exists. The transport is single-use;
+    // the server is detached from it and kept for a later request (building one per request cost more
+    // than the close, in allocation and GC: bench/mcp.ts). A request that threw leaves its server out.
     reply.status(response.status)
     response.headers.forEach((value, name) => void reply.header(name, value))
-    return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : undefined)
+    const payload = response.body ? Buffer.from(await response.arrayBuffer()) : undefined
+    await transport.close()
+    if (idleServers.length < MAX_IDLE_SERVERS) idleServers.push(server)
+    return reply.send(payload)
   })
 
   // Stateless: no standalone SSE stream (GET) and no session to end (DELETE), as the SDK's stateless examples answer.

@@ -15,10 +15,27 @@ export function isUuid(value: string): boolean {
 let lastMs = -1
 let lastRandA = 0
 
+// Every request id and record id is a UUIDv7; one getrandom() call per id showed in profiles, so
+// random bytes are drawn 4 KB at a time (as crypto.randomUUID does) and each id copies its 16.
+const POOL_BYTES = 4096
+let pool = Buffer.alloc(0)
+let poolOffset = POOL_BYTES
+
+/** 16 fresh random bytes from the pool (a copy: callers may write into it). */
+export function random16(): Buffer {
+  if (poolOffset + 16 > pool.length) {
+    pool = crypto.randomBytes(POOL_BYTES)
+    poolOffset = 0
+  }
+  const bytes = Buffer.from(pool.subarray(poolOffset, poolOffset + 16))
+  poolOffset += 16
+  return bytes
+}
+
 /** A UUIDv7 for the given creation time (default now), monotonic within one process. */
 export function uuidv7(at: Date | number = Date.now()): string {
   const ms = typeof at === 'number' ? at : at.getTime()
-  const bytes = crypto.randomBytes(16)
+  const bytes = random16()
   // RFC 9562 §6.2 method 1: within one millisecond, count up in the 12-bit rand_a field so ids
   // minted by this process stay in creation order.
   let randA: number
