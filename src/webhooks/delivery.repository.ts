@@ -13,7 +13,6 @@ export interface ClaimedDelivery {
   id: string
   webhook_id: string
   event_id: string
-  event_type: string
   body: string
   attempt_count: number
   url: string
@@ -28,23 +27,42 @@ export interface ClaimedDelivery {
  */
 export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
   const r = await sql<ClaimedDelivery>`
-    WITH due AS (
-      SELECT org_id, id FROM webhook_deliveries
-      WHERE status = 'pending' AND next_attempt_at <= ${now}
-      ORDER BY next_attempt_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    ), claimed AS (
-      UPDATE webhook_deliveries d
-      SET next_attempt_at = ${leaseUntil}, attempt_count = d.attempt_count + 1, updated_at = ${now}
-      FROM due WHERE d.org_id = due.org_id AND d.id = due.id
-      RETURNING d.org_id, d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.attempt_count
-    )
-    SELECT c.*, w.url, w.secret_sealed, w.status AS webhook_status, w.failing_since
-    FROM claimed c JOIN webhooks w ON w.org_id = c.org_id AND w.id = c.webhook_id
+    WITH ${claimCtes(now, leaseUntil, limit, sql``)}
+    ${CLAIMED}
   `.execute(db)
   return r.rows
 }
+
+/*
+ * How the dispatcher's statements are shaped, and why:
+ * - Tables are named in the order webhooks, webhook_deliveries, webhook_attempts (the order in
+ *   which their foreign keys chain, and in which TRUNCATE ... CASCADE or other DDL locks them):
+ *   PostgreSQL locks the tables of a statement in the order it reads them, WITH list first, so a
+ *   statement that named them the other way round could deadlock against such a lock.
+ * - The rows a claim locks are updated by ctid, the version just locked (a TID scan), not looked up
+ *   again through the primary key.
+ */
+
+// CTEs `due` (the rows to claim, locked, with their endpoint) and `claimed` (leased). `exclude` adds
+// a condition on the candidate delivery `d`.
+const claimCtes = (now: Date, leaseUntil: Date, limit: number, exclude: ReturnType<typeof sql>) => sql`
+  due AS (
+    SELECT d.ctid, d.org_id, d.id, w.url, w.secret_sealed, w.status AS webhook_status, w.failing_since
+    FROM webhooks w JOIN webhook_deliveries d ON d.org_id = w.org_id AND d.webhook_id = w.id
+    WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} ${exclude}
+    ORDER BY d.next_attempt_at
+    LIMIT ${limit}
+    FOR UPDATE OF d SKIP LOCKED
+  ), claimed AS (
+    UPDATE webhook_deliveries d
+    SET next_attempt_at = ${leaseUntil}, attempt_count = d.attempt_count + 1, updated_at = ${now}
+    WHERE d.ctid = ANY (ARRAY(SELECT ctid FROM due))
+    RETURNING d.org_id, d.id, d.webhook_id, d.event_id, d.body, d.attempt_count
+  )`
+
+const CLAIMED = sql`
+  SELECT c.*, due.url, due.secret_sealed, due.webhook_status, due.failing_since
+  FROM claimed c JOIN due ON due.org_id = c.org_id AND due.id = c.id`
 
 export interface AttemptResult {
   startedAt: Date
@@ -58,17 +76,17 @@ export interface AttemptResult {
 
 export async function recordAttempt(db: Executor, d: Pick<ClaimedDelivery, 'org_id' | 'id' | 'attempt_count'>, result: AttemptResult, now: Date): Promise<void> {
   const next = result.outcome.status === 'pending' ? result.outcome.nextAttemptAt : now
-  // Attempt row and delivery state in one statement (one round trip per delivery).
+  // Delivery state and attempt row in one statement (one round trip per delivery).
   await sql`
-    WITH attempt AS (
-      INSERT INTO webhook_attempts (org_id, delivery_id, attempt, started_at, status_code, latency_ms, error, response_body)
-      VALUES (${d.org_id}, ${d.id}, ${d.attempt_count}, ${result.startedAt}, ${result.statusCode}, ${Math.round(result.latencyMs)}, ${result.error}, ${result.responseBody})
-      ON CONFLICT DO NOTHING
+    WITH delivery AS (
+      UPDATE webhook_deliveries
+      SET status = ${result.outcome.status}, next_attempt_at = ${next}, last_status_code = ${result.statusCode},
+          last_error = ${result.error}, updated_at = ${now}
+      WHERE org_id = ${d.org_id} AND id = ${d.id}
     )
-    UPDATE webhook_deliveries
-    SET status = ${result.outcome.status}, next_attempt_at = ${next}, last_status_code = ${result.statusCode},
-        last_error = ${result.error}, updated_at = ${now}
-    WHERE org_id = ${d.org_id} AND id = ${d.id}
+    INSERT INTO webhook_attempts (org_id, delivery_id, attempt, started_at, status_code, latency_ms, error, response_body)
+    VALUES (${d.org_id}, ${d.id}, ${d.attempt_count}, ${result.startedAt}, ${result.statusCode}, ${Math.round(result.latencyMs)}, ${result.error}, ${result.responseBody})
+    ON CONFLICT DO NOTHING
   `.execute(db)
 }
 
@@ -82,22 +100,75 @@ export interface Success {
 
 /** Many successful attempts in one statement: the common case costs one round trip per batch. */
 export async function recordSuccesses(db: Executor, batch: Success[], now: Date): Promise<void> {
-  const rows = batch.map(
-    (s) =>
-      sql`(${s.delivery.org_id}::uuid, ${s.delivery.id}::uuid, ${s.delivery.attempt_count}::int, ${s.startedAt}::timestamptz, ${s.statusCode}::int, ${Math.round(s.latencyMs)}::int, ${s.responseBody}::text)`,
-  )
   await sql`
-    WITH v (org_id, id, attempt, started_at, status_code, latency_ms, response_body) AS (VALUES ${sql.join(rows)}),
-    attempts AS (
-      INSERT INTO webhook_attempts (org_id, delivery_id, attempt, started_at, status_code, latency_ms, error, response_body)
-      SELECT org_id, id, attempt, started_at, status_code, latency_ms, NULL, response_body FROM v
-      ON CONFLICT DO NOTHING
-    )
+    WITH ${successBatch(batch)}, ${successWrites(now)}
+    SELECT 1
+  `.execute(db)
+}
+
+/**
+ * A dispatcher's one round trip per turn: writes a batch of successful attempts and claims up to
+ * `limit` due deliveries (as claimDueDeliveries). A delivery whose success is in the batch is never
+ * claimed by the same statement, even when its lease has run out.
+ */
+export async function recordSuccessesAndClaim(db: Executor, batch: Success[], now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+  if (batch.length === 0) return claimDueDeliveries(db, now, leaseUntil, limit)
+  if (limit <= 0) {
+    await recordSuccesses(db, batch, now)
+    return []
+  }
+  const r = await sql<ClaimedDelivery>`
+    WITH ${successBatch(batch)},
+    ${claimCtes(now, leaseUntil, limit, sql`AND NOT EXISTS (SELECT 1 FROM v WHERE v.org_id = d.org_id AND v.id = d.id)`)},
+    ${successWrites(now)}
+    ${CLAIMED}
+  `.execute(db)
+  return r.rows
+}
+
+// The batch as CTE `v`. It travels as one array per column, so the statement text is the same
+// whatever the batch size: parsed and planned once per connection, not once per size. Ids, numbers
+// and timestamps go as array literals built here (none of their characters needs quoting); response
+// bodies, which may hold anything, as a JavaScript array that the driver quotes.
+const successBatch = (batch: Success[]) => {
+  const n = batch.length
+  const orgIds = new Array<string>(n)
+  const ids = new Array<string>(n)
+  const attempts = new Array<number>(n)
+  const startedAt = new Array<string>(n)
+  const statusCodes = new Array<number>(n)
+  const latencies = new Array<number>(n)
+  const bodies = new Array<string | null>(n)
+  for (let i = 0; i < n; i++) {
+    const s = batch[i]
+    orgIds[i] = s.delivery.org_id
+    ids[i] = s.delivery.id
+    attempts[i] = s.delivery.attempt_count
+    startedAt[i] = s.startedAt.toISOString()
+    statusCodes[i] = s.statusCode
+    latencies[i] = Math.round(s.latencyMs)
+    bodies[i] = s.responseBody
+  }
+  const literal = (values: Array<string | number>) => `{${values.join(',')}}`
+  return sql`
+    v AS MATERIALIZED (
+      SELECT * FROM unnest(${literal(orgIds)}::uuid[], ${literal(ids)}::uuid[], ${literal(attempts)}::int[], ${literal(startedAt)}::timestamptz[],
+                           ${literal(statusCodes)}::int[], ${literal(latencies)}::int[], ${bodies}::text[])
+        AS v (org_id, id, attempt, started_at, status_code, latency_ms, response_body)
+    )`
+}
+
+// CTEs writing the batch `v`: the deliveries' new state (`succeeded`), then their attempt rows.
+const successWrites = (now: Date) => sql`
+  succeeded AS (
     UPDATE webhook_deliveries d
     SET status = 'succeeded', next_attempt_at = ${now}, last_status_code = v.status_code, last_error = NULL, updated_at = ${now}
     FROM v WHERE d.org_id = v.org_id AND d.id = v.id
-  `.execute(db)
-}
+  ), attempts AS (
+    INSERT INTO webhook_attempts (org_id, delivery_id, attempt, started_at, status_code, latency_ms, error, response_body)
+    SELECT org_id, id, attempt, started_at, status_code, latency_ms, NULL, response_body FROM v
+    ON CONFLICT DO NOTHING
+  )`
 
 /** Success ends an endpoint's run of failures; the first failure starts one. */
 export async function markEndpointHealthy(db: Executor, orgId: string, webhookId: string): Promise<void> {

@@ -1,17 +1,29 @@
 /**
- * Sends due deliveries in the background: woken by NOTIFY when a change commits and by a poll for
- * retries coming due. Claims are leased rows (delivery.repository.ts), so any number of processes
- * can run this against one PostgreSQL and a crash at any point only delays a delivery.
+ * Sends due deliveries in the background: woken when a change commits in this process, by NOTIFY,
+ * and by a poll for retries coming due. Claims are leased rows (delivery.repository.ts), so any
+ * number of processes can run this against one PostgreSQL and a crash at any point only delays a
+ * delivery.
+ *
+ * The database work goes in turns: one statement per turn writes the successes gathered since the
+ * last turn and claims what is due, so a steady stream of deliveries costs one round trip per turn,
+ * not one per claim plus one per batch of successes. A delivery holds one of `concurrency` sending
+ * slots only while its HTTP exchange is under way; its outcome is then written by a later turn
+ * (failures at once, on their own) while the slot takes the next delivery. The row stays leased
+ * until its outcome is written, so a crash in between sends it again once the lease runs out,
+ * exactly as a crash during the exchange does.
  */
+import { performance } from 'node:perf_hooks'
 import type { Kysely } from 'kysely'
 import type { FastifyBaseLogger } from 'fastify'
 import type { DB } from '../db/database.ts'
 import type { Clock } from '../shared/clock.ts'
 import { guardedRequest, OutboundRefused } from '../shared/outbound/guarded-request.ts'
 import type { SecretBox } from '../shared/secret-box.ts'
-import { claimDueDeliveries, markEndpointFailing, markEndpointHealthy, recordAttempt, recordSuccesses, type AttemptResult, type ClaimedDelivery, type Success } from './delivery.repository.ts'
+import { markEndpointFailing, markEndpointHealthy, recordAttempt, recordSuccessesAndClaim, type AttemptResult, type ClaimedDelivery } from './delivery.repository.ts'
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_SECONDS, isGone, isSuccess, nextAttemptAt } from './retry-policy.ts'
 import { deliveryHeaders } from './signing.ts'
+import { signingKeys } from './signing-keys.ts'
+import { WaitingSuccesses } from './success-batch.ts'
 import { updateWebhook } from './webhook.repository.ts'
 
 export interface DispatcherOptions {
@@ -28,7 +40,7 @@ export interface DispatcherOptions {
 export interface Dispatcher {
   /** Look for due deliveries now (NOTIFY and the poll call this; tests too, after moving the clock). */
   wake(): void
-  /** Resolves when nothing is being sent or claimed (tests). */
+  /** Resolves when nothing is being sent, written or claimed (tests). */
   settled(): Promise<void>
   stop(): Promise<void>
 }
@@ -39,100 +51,135 @@ const KEPT_RESPONSE_BYTES = 1024
 const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000
 // Rows written by other processes (or retries coming due) are found within this.
 const DEFAULT_POLL_MS = 250
-// Successful attempts are written in batches: up to this many, or after this long.
-const SUCCESS_BATCH = 100
-const SUCCESS_BATCH_MS = 10
+// Turns (docs/webhooks.md, Scheduling): back to back while a backlog keeps the sending slots full;
+// otherwise at most one per TURN_MS, or per BUSY_TURN_MS while this process's event loop was busy
+// more than BUSY_UTILIZATION of the time since the last turn (a busy process then pays for one
+// statement and one burst of requests per 50 ms, not per 10); and never sooner than
+// WAKE_COALESCE_MS after a wake, so that one claim takes several commits.
+const TURN_MS = 10
+const BUSY_TURN_MS = 50
+const BUSY_UTILIZATION = 0.75
 const WAKE_COALESCE_MS = 3
+// Successes written by one statement, at most.
+const SUCCESS_BATCH = 100
+// Claimed deliveries whose outcome is not yet written, at most this many sending slots' worth: if
+// the database falls behind, claiming pauses rather than piling outcomes up in memory.
+const UNWRITTEN_PER_SLOT = 4
+
+/** What one attempt came to, before it is written. */
+interface Attempt {
+  startedAt: Date
+  statusCode: number | null
+  latencyMs: number
+  error: string | null
+  responseBody: string | null
+}
 
 export function startDispatcher(opts: DispatcherOptions): Dispatcher {
-  let inFlight = 0
-  let draining = false
-  let again = false
+  const keys = signingKeys(opts.box)
+  const waiting = new WaitingSuccesses()
+  const maxUnwritten = opts.concurrency * UNWRITTEN_PER_SLOT
+  let sending = 0
+  let unwritten = 0
   let stopped = false
+  let turning = false
+  let turnTimer: NodeJS.Timeout | null = null
+  let lastTurnAt = -Infinity
+  let turnSpacing = TURN_MS
+  let loopAtLastTurn = performance.eventLoopUtilization()
+  // Asked for while a turn was under way: another follows it.
+  let wanted = false
+  // The last claim took as many as it asked for: more is probably due.
+  let backlog = false
+  // Claiming paused because too many outcomes wait to be written (not for want of sending slots).
+  let waitingForWrites = false
   const idleWaiters: Array<() => void> = []
 
-  // Successes wait here a few milliseconds to be written together; each sender waits for its flush.
-  let successes: Array<{ success: Success; done: () => void; failed: (err: unknown) => void }> = []
-  let flushTimer: NodeJS.Timeout | null = null
-  const flushSuccesses = async () => {
-    if (flushTimer) clearTimeout(flushTimer)
-    flushTimer = null
-    const batch = successes
-    successes = []
-    if (batch.length === 0) return
-    try {
-      await recordSuccesses(opts.db, batch.map((b) => b.success), opts.clock.now())
-      batch.forEach((b) => b.done())
-    } catch (err) {
-      batch.forEach((b) => b.failed(err))
-    }
-  }
-  const recordSuccess = (success: Success) =>
-    new Promise<void>((done, failed) => {
-      successes.push({ success, done, failed })
-      if (successes.length >= SUCCESS_BATCH) void flushSuccesses()
-      else flushTimer ??= setTimeout(() => void flushSuccesses(), SUCCESS_BATCH_MS)
-    })
-
+  const room = () => Math.min(opts.concurrency - sending, maxUnwritten - sending - unwritten)
+  const idle = () => sending === 0 && unwritten === 0 && !turning
   const notifyIdle = () => {
-    if (inFlight === 0 && !draining) idleWaiters.splice(0).forEach((resolve) => resolve())
+    if (idle()) idleWaiters.splice(0).forEach((resolve) => resolve())
   }
 
-  const drain = async () => {
-    draining = true
+  function requestTurn(): void {
+    if (turning) {
+      wanted = true
+      return
+    }
+    if (turnTimer) return
+    const soonest = backlog || waiting.size >= SUCCESS_BATCH ? 0 : Math.max(WAKE_COALESCE_MS, lastTurnAt + turnSpacing - performance.now())
+    turnTimer = setTimeout(() => void turn(), soonest)
+  }
+
+  async function turn(): Promise<void> {
+    turnTimer = null
+    turning = true
+    wanted = false
+    lastTurnAt = performance.now()
+    // How busy the event loop was since the last turn sets the spacing of the next one.
+    const loop = performance.eventLoopUtilization()
+    turnSpacing = performance.eventLoopUtilization(loop, loopAtLastTurn).utilization > BUSY_UTILIZATION ? BUSY_TURN_MS : TURN_MS
+    loopAtLastTurn = loop
+    const limit = stopped ? 0 : room()
+    waitingForWrites = limit <= 0 && maxUnwritten - sending - unwritten <= 0
+    const batch = waiting.take(SUCCESS_BATCH)
     try {
-      do {
-        again = false
-        while (!stopped) {
-          const room = opts.concurrency - inFlight
-          if (room <= 0) break
-          const now = opts.clock.now()
-          const claimed = await claimDueDeliveries(opts.db, now, new Date(now.getTime() + LEASE_MS), room)
-          for (const delivery of claimed) {
-            inFlight++
-            void deliver(delivery)
-              .catch((err) => opts.log.error({ err, delivery: delivery.id }, 'webhook delivery bookkeeping failed; the lease will bring it back'))
-              .finally(() => {
-                inFlight--
-                // Refill in batches rather than one claim per finished delivery.
-                if (inFlight <= opts.concurrency / 2) wake()
-                notifyIdle()
-              })
-          }
-          if (claimed.length < room) break
-        }
-      } while (again && !stopped)
+      if (batch.successes.length > 0 || limit > 0) {
+        const now = opts.clock.now()
+        const claimed = await recordSuccessesAndClaim(opts.db, batch.successes, now, new Date(now.getTime() + LEASE_MS), Math.max(limit, 0))
+        batch.written()
+        backlog = limit > 0 && claimed.length === limit
+        for (const delivery of claimed) void deliver(delivery)
+      }
     } catch (err) {
-      opts.log.warn({ err }, 'claiming webhook deliveries failed; retrying at the next poll')
+      batch.failed(err)
+      backlog = false
+      opts.log.warn({ err }, 'claiming webhook deliveries or writing their outcomes failed; retrying at the next poll')
     } finally {
-      draining = false
+      turning = false
+      if (waiting.size > 0 || (wanted && !stopped)) requestTurn()
       notifyIdle()
     }
   }
 
-  // Commits arrive one by one; waiting a moment lets one claim take several of them.
-  let wakeTimer: NodeJS.Timeout | null = null
   function wake(): void {
-    if (stopped) return
-    if (draining) {
-      again = true
-      return
-    }
-    wakeTimer ??= setTimeout(() => {
-      wakeTimer = null
-      if (draining) again = true
-      else void drain()
-    }, WAKE_COALESCE_MS)
+    if (!stopped) requestTurn()
   }
 
   async function deliver(d: ClaimedDelivery): Promise<void> {
-    const startedAt = opts.clock.now()
-    if (d.webhook_status !== 'active') {
-      await recordAttempt(opts.db, d, { startedAt, statusCode: null, latencyMs: 0, error: 'The endpoint was disabled before this delivery was sent.', responseBody: null, outcome: { status: 'failed' } }, startedAt)
+    sending++
+    let attempt: Attempt | null = null
+    try {
+      if (d.webhook_status === 'active') attempt = await send(d)
+    } catch (err) {
+      // Nothing was sent (the secret could not be opened): the lease brings the delivery back.
+      sending--
+      opts.log.error({ err, delivery: d.id }, 'webhook delivery could not be prepared; the lease will bring it back')
+      notifyIdle()
       return
     }
-    const secret = d.secret_sealed ? opts.box.open(d.secret_sealed) : null
-    const headers = deliveryHeaders(d.event_id, Math.floor(startedAt.getTime() / 1000), d.body, secret)
+    sending--
+    unwritten++
+    // Refill in batches rather than one claim per finished exchange.
+    if (sending <= opts.concurrency / 2) wake()
+    try {
+      await record(d, attempt)
+    } catch (err) {
+      opts.log.error({ err, delivery: d.id }, 'webhook delivery bookkeeping failed; the lease will bring it back')
+    } finally {
+      unwritten--
+      if (waitingForWrites && maxUnwritten - sending - unwritten >= opts.concurrency / 2) {
+        waitingForWrites = false
+        wake()
+      }
+      notifyIdle()
+    }
+  }
+
+  /** One HTTP exchange; a refused or failed exchange is an attempt with an error, not an exception. */
+  async function send(d: ClaimedDelivery): Promise<Attempt> {
+    const startedAt = opts.clock.now()
+    const headers = deliveryHeaders(d.event_id, Math.floor(startedAt.getTime() / 1000), d.body, d.secret_sealed ? keys.get(d.secret_sealed) : null)
     const t0 = performance.now()
     let statusCode: number | null = null
     let error: string | null = null
@@ -145,18 +192,29 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     } catch (err) {
       error = err instanceof OutboundRefused ? err.reason : (err as Error).message
     }
-    const latencyMs = performance.now() - t0
-    const now = opts.clock.now()
+    return { startedAt, statusCode, latencyMs: performance.now() - t0, error, responseBody }
+  }
 
+  /** Writes the outcome: the attempt log, the delivery's next state, and the endpoint's health. */
+  async function record(d: ClaimedDelivery, attempt: Attempt | null): Promise<void> {
+    if (!attempt) {
+      const at = opts.clock.now()
+      await recordAttempt(opts.db, d, { startedAt: at, statusCode: null, latencyMs: 0, error: 'The endpoint was disabled before this delivery was sent.', responseBody: null, outcome: { status: 'failed' } }, at)
+      return
+    }
+    const { statusCode, error } = attempt
     if (statusCode !== null && isSuccess(statusCode)) {
-      await recordSuccess({ delivery: d, startedAt, statusCode, latencyMs, responseBody })
+      const written = waiting.add({ delivery: d, startedAt: attempt.startedAt, statusCode, latencyMs: attempt.latencyMs, responseBody: attempt.responseBody })
+      requestTurn()
+      await written
       if (d.failing_since) await markEndpointHealthy(opts.db, d.org_id, d.webhook_id)
       return
     }
+    const now = opts.clock.now()
     const gone = statusCode !== null && isGone(statusCode)
     const retryAt = gone ? null : nextAttemptAt(d.attempt_count, now)
     const outcome: AttemptResult['outcome'] = retryAt ? { status: 'pending', nextAttemptAt: retryAt } : { status: 'failed' }
-    await recordAttempt(opts.db, d, { startedAt, statusCode, latencyMs, error, responseBody, outcome }, now)
+    await recordAttempt(opts.db, d, { ...attempt, outcome }, now)
     opts.log.debug({ delivery: d.id, webhook: d.webhook_id, statusCode, error }, 'webhook delivery attempt failed')
 
     const failingFor = d.failing_since ? (now.getTime() - new Date(d.failing_since).getTime()) / 1000 : 0
@@ -181,17 +239,17 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   return {
     wake,
     settled() {
-      if (inFlight === 0 && !draining) return Promise.resolve()
+      if (idle()) return Promise.resolve()
       return new Promise((resolve) => idleWaiters.push(resolve))
     },
     async stop() {
       stopped = true
       clearInterval(timer)
-      if (wakeTimer) clearTimeout(wakeTimer)
-      // Let attempts under way finish (each is bounded by its timeout); leases cover the rest.
+      // Let attempts under way finish (each is bounded by its timeout) and their outcomes be
+      // written (turns go on without claiming); leases cover the rest.
       const deadline = Date.now() + DELIVERY_TIMEOUT_MS
-      while ((inFlight > 0 || draining) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-      await flushSuccesses()
+      while (!idle() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      if (turnTimer) clearTimeout(turnTimer)
     },
   }
 }

@@ -9,6 +9,7 @@ import type { Clock } from '../shared/clock.ts'
 import { committedChangeListeners } from '../records/record-events.ts'
 import { loadSecretBox, type SecretBox } from '../shared/secret-box.ts'
 import { startDispatcher, type Dispatcher } from './dispatcher.ts'
+import { openDispatcherDatabase, type DispatcherDatabase } from './dispatcher-database.ts'
 import { DELIVERIES_CHANNEL, installOutbox } from './outbox.ts'
 
 export { webhookRoutes } from './webhook.routes.ts'
@@ -29,10 +30,12 @@ export const webhooksPlugin = fp(
     app.decorate('webhookDispatcher', null)
     if (app.config.role === 'web') return
     let unlisten: (() => Promise<void>) | null = null
+    let dispatcherDb: DispatcherDatabase | null = null
     const wake = () => app.webhookDispatcher?.wake()
     app.addHook('onReady', async () => {
+      dispatcherDb = await openDispatcherDatabase(app.database)
       const dispatcher = startDispatcher({
-        db: app.db,
+        db: dispatcherDb.db,
         box: app.secretBox,
         clock: opts.clock,
         allowPrivate: app.config.allowPrivateOutbound,
@@ -47,6 +50,7 @@ export const webhooksPlugin = fp(
       committedChangeListeners.delete(wake)
       await unlisten?.()
       await app.webhookDispatcher?.stop()
+      await dispatcherDb?.close()
     })
   },
   { name: 'webhooks', dependencies: ['database'] },

@@ -3,25 +3,25 @@
  * policy, and the connection made to the address that was checked (no second lookup a DNS rebinding
  * could change). No redirects are followed, the whole exchange has a deadline, and the response
  * body is read up to a cap.
+ *
+ * Webhook deliveries call this hundreds of times a second with the same few URLs, so what depends
+ * only on the URL (parsing, the static checks, the Host header) is worked out once per URL, a passed
+ * address check is reused for a few seconds (checked-address.ts), and the request goes out in one
+ * write (Content-Length, not chunked).
  */
-import dns from 'node:dns'
 import http from 'node:http'
 import https from 'node:https'
 import type { LookupFunction } from 'node:net'
-import net from 'node:net'
-import { isPublicAddress } from './address-policy.ts'
+import { checkedAddress, type CheckedAddress } from './checked-address.ts'
+import { OutboundRefused } from './outbound-refused.ts'
 
-export class OutboundRefused extends Error {
-  readonly reason: string
-  constructor(reason: string) {
-    super(reason)
-    this.reason = reason
-  }
-}
+export { OutboundRefused } from './outbound-refused.ts'
+export { resolveChecked } from './checked-address.ts'
 
 export interface OutboundOptions {
   allowPrivate: boolean
   method?: 'GET' | 'POST'
+  /** Content-Length and Host are set here. */
   headers?: Record<string, string>
   body?: string | Buffer
   timeoutMs?: number
@@ -55,18 +55,39 @@ export function checkOutboundUrl(raw: string, options: { allowHttp: boolean }): 
   return url
 }
 
-/** Resolves a host and refuses it when any address is not public (unless allowed). */
-export async function resolveChecked(hostname: string, allowPrivate: boolean): Promise<{ address: string; family: number }> {
-  const host = hostname.replace(/^\[|\]$/g, '')
-  const addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await dns.promises.lookup(host, { all: true, verbatim: true }).catch(() => {
-    throw new OutboundRefused(`could not resolve ${host}`)
-  })
-  if (addresses.length === 0) throw new OutboundRefused(`could not resolve ${host}`)
-  if (!allowPrivate) {
-    const bad = addresses.find((a) => !isPublicAddress(a.address))
-    if (bad) throw new OutboundRefused(`${host} resolves to a private or reserved address (${bad.address})`)
+/** What a request needs from its URL, as http.request takes it (what urlToHttpOptions would give). */
+interface Target {
+  url: URL
+  client: typeof http | typeof https
+  /** Without the brackets of an IPv6 literal. */
+  hostname: string
+  port: number | undefined
+  path: string
+  /** The Host header: host, and the port when it is not the scheme's default. */
+  hostHeader: string
+  /** Prefix of the keep-alive pool key; the checked address completes it. */
+  poolPrefix: string
+}
+
+const targets = new Map<string, Target>()
+const MAX_TARGETS = 1000
+
+function targetOf(raw: string): Target {
+  let target = targets.get(raw)
+  if (target) return target
+  const url = checkOutboundUrl(raw, { allowHttp: true })
+  target = {
+    url,
+    client: url.protocol === 'https:' ? https : http,
+    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+    port: url.port ? Number(url.port) : undefined,
+    path: `${url.pathname}${url.search}`,
+    hostHeader: url.host,
+    poolPrefix: `${url.protocol}//${url.hostname}|${url.port}|`,
   }
-  return addresses[0]
+  if (targets.size >= MAX_TARGETS) targets.clear()
+  targets.set(raw, target)
+  return target
 }
 
 // Keep-alive pools keyed by the address that was checked, so a reused socket always leads to an
@@ -74,8 +95,8 @@ export async function resolveChecked(hostname: string, allowPrivate: boolean): P
 const agents = new Map<string, http.Agent>()
 const MAX_POOLS = 1000
 
-function keepAliveAgent(url: URL, address: string): http.Agent {
-  const key = `${url.protocol}//${url.hostname}|${address}|${url.port}`
+function keepAliveAgent(target: Target, address: string): http.Agent {
+  const key = target.poolPrefix + address
   let agent = agents.get(key)
   if (!agent) {
     if (agents.size >= MAX_POOLS) {
@@ -84,28 +105,54 @@ function keepAliveAgent(url: URL, address: string): http.Agent {
       agents.delete(oldestKey)
     }
     const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 64, scheduling: 'lifo' as const }
-    agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options)
+    agent = target.client === https ? new https.Agent(options) : new http.Agent(options)
     agents.set(key, agent)
   }
   return agent
 }
 
+/** The connection goes to the address just checked, whatever DNS says a moment later. */
+const lookups = new WeakMap<CheckedAddress, LookupFunction>()
+function lookupTo(checked: CheckedAddress): LookupFunction {
+  let lookup = lookups.get(checked)
+  if (!lookup) {
+    lookup = (_host, opts, callback) => {
+      if ((opts as { all?: boolean }).all) (callback as unknown as (e: null, a: CheckedAddress[]) => void)(null, [checked])
+      else callback(null, checked.address, checked.family)
+    }
+    lookups.set(checked, lookup)
+  }
+  return lookup
+}
+
+const NO_BODY = Buffer.alloc(0)
+
+/** Header list in the raw form http.request accepts (name, value, name, value...). */
+function headerList(target: Target, options: OutboundOptions): string[] {
+  const list = ['host', target.hostHeader]
+  if (options.headers) for (const name in options.headers) list.push(name, options.headers[name])
+  if (options.body !== undefined) list.push('content-length', String(Buffer.byteLength(options.body)))
+  return list
+}
+
 export async function guardedRequest(raw: string, options: OutboundOptions): Promise<OutboundResponse> {
-  const url = checkOutboundUrl(raw, { allowHttp: true })
+  const target = targetOf(raw)
   const started = performance.now()
   const timeoutMs = options.timeoutMs ?? 10_000
   const maxBody = options.maxBodyBytes ?? 64 * 1024
-  const checked = await resolveChecked(url.hostname, options.allowPrivate)
-  // The connection goes to the address just checked, whatever DNS says a moment later.
-  const lookup: LookupFunction = (_host, opts, callback) => {
-    if ((opts as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [checked])
-    else callback(null, checked.address, checked.family)
-  }
-  const client = url.protocol === 'https:' ? https : http
+  const checked = await checkedAddress(target.url.hostname, options.allowPrivate)
   return new Promise<OutboundResponse>((resolve, reject) => {
-    const req = client.request(
-      url,
-      { method: options.method ?? 'GET', headers: options.headers, lookup, timeout: timeoutMs, agent: options.keepAlive ? keepAliveAgent(url, checked.address) : false },
+    const req = target.client.request(
+      {
+        protocol: target.url.protocol,
+        hostname: target.hostname,
+        port: target.port,
+        path: target.path,
+        method: options.method ?? 'GET',
+        headers: headerList(target, options),
+        lookup: lookupTo(checked),
+        agent: options.keepAlive ? keepAliveAgent(target, checked.address) : false,
+      },
       (res) => {
         const chunks: Buffer[] = []
         let size = 0
@@ -126,21 +173,30 @@ export async function guardedRequest(raw: string, options: OutboundOptions): Pro
         })
         const finish = () => {
           clearTimeout(deadline)
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), truncated, latencyMs: performance.now() - started, address: checked.address })
+          resolve({
+            status: res.statusCode ?? 0,
+            // Node builds the header object on first read; most callers never read it.
+            get headers() {
+              return res.headers
+            },
+            body: chunks.length === 0 ? NO_BODY : Buffer.concat(chunks),
+            truncated,
+            latencyMs: performance.now() - started,
+            address: checked.address,
+          })
         }
         res.on('end', finish)
         res.on('close', finish)
         res.on('error', () => finish())
       },
     )
-    // One deadline for the whole exchange, not only for idle sockets.
+    // One deadline for the whole exchange (connecting, sending, waiting, reading); it also covers an
+    // idle socket, so no separate socket timeout is armed per request.
     const deadline = setTimeout(() => req.destroy(new OutboundRefused(`timed out after ${timeoutMs} ms`)), timeoutMs)
-    req.on('timeout', () => req.destroy(new OutboundRefused(`timed out after ${timeoutMs} ms`)))
     req.on('error', (err) => {
       clearTimeout(deadline)
       reject(err instanceof OutboundRefused ? err : new OutboundRefused(err.message))
     })
-    if (options.body) req.write(options.body)
-    req.end()
+    req.end(options.body)
   })
 }
