@@ -43,9 +43,11 @@ export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-s
 
 export async function startServiceProcess(env: Record<string, string>, port: number): Promise<ServiceProcess> {
   const started = performance.now()
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, path.join(ROOT, 'src/server.ts')], {
+  // BENCH_NODE_FLAGS adds flags for one run, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to profile the service.
+  const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, ...extra, path.join(ROOT, 'src/server.ts')], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'pipe', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`
   for (;;) {

@@ -25,6 +25,7 @@ import { systemClock, type Clock } from './shared/clock.ts'
 import { makeBearerVerifier, oauthServer, resourcesOf, settingsRoutes } from './oauth/index.ts'
 import { webhookRoutes, webhooksPlugin } from './webhooks/index.ts'
 import { mcpRoutes } from './mcp/mcp.routes.ts'
+import { connectCallbackRoutes, migrationEventRoutes, migrationPlugin, migrationRoutes } from './migration/index.ts'
 
 export interface AppOptions {
   config: Config
@@ -68,6 +69,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(formbody, { bodyLimit: 64 * 1024 })
   await app.register(openapiPlugin, { publicUrl: config.publicUrl })
   await app.register(webhooksPlugin, { clock })
+  await app.register(migrationPlugin, { clock })
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   await app.register(pageRoutes)
@@ -75,6 +77,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(oauthServer, { clock })
   // MCP hosts authenticate with bearer tokens for /mcp only; outside /api/v1 and its session cookies.
   await app.register(mcpRoutes, { clock })
+  // Jobs started by a request wake this process's runner; other processes find them at their poll.
+  const migrationWork = { wake: () => app.migrationRunner?.wake(), now: () => clock.now() }
+  await app.register(connectCallbackRoutes, migrationWork)
 
   const resourceMetadataUrl = `${config.publicUrl}/.well-known/oauth-protected-resource`
   const challenge = () => ({ 'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"` })
@@ -90,6 +95,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(specialActionRoutes)
       await api.register(settingsRoutes, { clock })
       await api.register(webhookRoutes, { box: app.secretBox })
+      await api.register(migrationRoutes, { box: app.secretBox, ...migrationWork })
+      await api.register(migrationEventRoutes)
     },
     { prefix: '/api/v1' },
   )

@@ -32,6 +32,20 @@ export interface Config {
   webhookConcurrency: number
   /** Browser origins, besides PUBLIC_URL's own, allowed to call /mcp (requests without Origin always are). */
   mcpAllowedOrigins: string[]
+  /** The service's OAuth client at the source platform (Migration -> Connect); null: connecting by OAuth is off. */
+  sourceClientId: string | null
+  sourceClientSecret: string | null
+  /** Login hosts of the source platform's production and sandbox orgs. */
+  sourceLoginUrl: string
+  sourceSandboxLoginUrl: string
+  /** REST API version the importer asks the source platform for. */
+  sourceApiVersion: string
+  /** Migrations (analyses and imports) one process works on at the same time. */
+  migrationConcurrency: number
+  /** How long a process's claim on a migration lasts without renewal (a crashed process's work resumes after it). */
+  migrationLeaseSeconds: number
+  /** How often a paused migration (source API allowance exhausted) checks the allowance again. */
+  migrationAllowanceRecheckSeconds: number
 }
 
 export class ConfigError extends Error {}
@@ -90,6 +104,18 @@ function parseEncryptionKey(raw: string | undefined): Buffer | null {
   return key
 }
 
+function parseHttpUrl(name: string, raw: string | undefined, fallback: string): string {
+  const value = raw && raw !== '' ? raw : fallback
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigError(`${name} must be an absolute URL, got "${value}"`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must use http or https`)
+  return url.href.replace(/\/$/, '')
+}
+
 function parseOrigins(name: string, raw: string | undefined): string[] {
   if (raw === undefined || raw.trim() === '') return []
   return raw.split(',').map((item) => {
@@ -105,6 +131,12 @@ function parseOrigins(name: string, raw: string | undefined): string[] {
     }
     return url.origin
   })
+}
+
+function parseApiVersion(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return '62.0'
+  if (!/^\d{2}\.0$/.test(raw)) throw new ConfigError(`SOURCE_API_VERSION must look like 62.0, got "${raw}"`)
+  return raw
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -130,5 +162,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowHttp: parseBool('WEBHOOK_ALLOW_HTTP', env.WEBHOOK_ALLOW_HTTP, allowPrivateOutbound),
     webhookConcurrency: parsePositiveInt('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 64),
     mcpAllowedOrigins: parseOrigins('MCP_ALLOWED_ORIGINS', env.MCP_ALLOWED_ORIGINS),
+    sourceClientId: env.SOURCE_CLIENT_ID && env.SOURCE_CLIENT_ID !== '' ? env.SOURCE_CLIENT_ID : null,
+    sourceClientSecret: env.SOURCE_CLIENT_SECRET && env.SOURCE_CLIENT_SECRET !== '' ? env.SOURCE_CLIENT_SECRET : null,
+    sourceLoginUrl: parseHttpUrl('SOURCE_LOGIN_URL', env.SOURCE_LOGIN_URL, 'https://login.salesforce.com'),
+    sourceSandboxLoginUrl: parseHttpUrl('SOURCE_SANDBOX_LOGIN_URL', env.SOURCE_SANDBOX_LOGIN_URL, 'https://test.salesforce.com'),
+    sourceApiVersion: parseApiVersion(env.SOURCE_API_VERSION),
+    migrationConcurrency: parsePositiveInt('MIGRATION_CONCURRENCY', env.MIGRATION_CONCURRENCY, 2),
+    migrationLeaseSeconds: parsePositiveInt('MIGRATION_LEASE_SECONDS', env.MIGRATION_LEASE_SECONDS, 30),
+    migrationAllowanceRecheckSeconds: parsePositiveInt('MIGRATION_ALLOWANCE_RECHECK_SECONDS', env.MIGRATION_ALLOWANCE_RECHECK_SECONDS, 300),
   }
 }

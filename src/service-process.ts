@@ -23,7 +23,7 @@ try {
   const service = await startService(config)
   const ms = Math.round(performance.now() - started)
   const where = config.databaseUrl ? 'PostgreSQL' : `the embedded database in ${config.dataDir}`
-  if (config.role === 'worker') console.log(`Cairn worker is running background work (webhook deliveries) on ${where}; it serves no HTTP.`)
+  if (config.role === 'worker') console.log(`Cairn worker is running background work (webhook deliveries, migrations) on ${where}; it serves no HTTP.`)
   else console.log(`Cairn is ready in ${ms} ms on ${where}: ${config.publicUrl}`)
   if (config.role !== 'worker' && !config.publicUrl.includes(`:${config.port}`) && service.url) console.log(`(listening on ${service.url})`)
   let closing = false

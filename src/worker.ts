@@ -1,6 +1,6 @@
 /**
  * The background-work process (`npm run worker`): the same service with SERVICE_ROLE=worker, so
- * operators can send webhook deliveries from processes that serve no HTTP, next to API processes
+ * operators can run webhook deliveries and migrations in processes that serve no HTTP, next to API processes
  * started with SERVICE_ROLE=web.
  */
 import module from 'node:module'

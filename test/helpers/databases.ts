@@ -89,7 +89,16 @@ export async function createTestDatabase(target: TargetName): Promise<TestDataba
     url,
     async reset() {
       // Everything hangs off organizations and users (ON DELETE CASCADE), so this empties the tenant data.
-      await sql`TRUNCATE ${sql.join(TENANT_TABLES.map((t) => sql.table(t)))} CASCADE`.execute(database.db)
+      // The app's background pollers (webhook deliveries, migrations) lock tables too; TRUNCATE's
+      // ACCESS EXCLUSIVE locks can meet one in a deadlock, which PostgreSQL breaks by failing one side.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await sql`TRUNCATE ${sql.join(TENANT_TABLES.map((t) => sql.table(t)))} CASCADE`.execute(database.db)
+          return
+        } catch (err) {
+          if ((err as { code?: string }).code !== '40P01' || attempt === 5) throw err
+        }
+      }
     },
     async drop() {
       await database.close()

@@ -9,6 +9,9 @@ import { ApiClientsPage } from './features/settings/ApiClientsPage.tsx'
 import { WebhooksPage } from './features/webhooks/WebhooksPage.tsx'
 import { WebhookPage } from './features/webhooks/WebhookPage.tsx'
 import { NotFoundPage } from './components/NotFoundPage.tsx'
+import { MigrationsPage } from './features/migration/MigrationsPage.tsx'
+import { NewMigrationPage } from './features/migration/NewMigrationPage.tsx'
+import { MigrationWizardPage } from './features/migration/MigrationWizardPage.tsx'
 
 export const router = createBrowserRouter(
   [
@@ -21,6 +24,9 @@ export const router = createBrowserRouter(
         { path: 'settings/api', element: <ApiClientsPage /> },
         { path: 'settings/webhooks', element: <WebhooksPage /> },
         { path: 'settings/webhooks/:id', element: <WebhookPage /> },
+        { path: 'migration', element: <MigrationsPage /> },
+        { path: 'migration/new', element: <NewMigrationPage /> },
+        { path: 'migration/:id', element: <MigrationWizardPage /> },
         { path: ':kindPath', element: <RecordListPage /> },
         { path: ':kindPath/new', element: <CreateRecordPage /> },
         { path: ':kindPath/:id', element: <RecordPage /> },

@@ -1,0 +1,52 @@
+/**
+ * One warning per object and lookup for links to objects this migration does not import (tasks
+ * pointing at leads when Leads are not selected): those records were imported without the link and
+ * keep the source id in custom_fields under the lookup's name. Counted in the database after the
+ * object is done, so a resumed run says the same; an earlier summary of the object is replaced.
+ */
+import { sql, type Kysely } from 'kysely'
+import type { DB } from '../../db/database.ts'
+import type { RecordKind } from '../../records/record-kind.ts'
+import { uuidv7 } from '../../shared/ids.ts'
+import type { FieldMapping, ObjectAnalysis } from '../migration.types.ts'
+import { addWarnings, insertIssues, type NewIssue } from '../progress.repository.ts'
+
+const CODE = 'links_not_imported'
+
+export async function summarizeUnimportedLinks(
+  db: Kysely<DB>,
+  input: { orgId: string; migrationId: string; object: string; kind: RecordKind; fields: readonly FieldMapping[]; objects: readonly ObjectAnalysis[]; imported(object: string): boolean; now: Date },
+): Promise<void> {
+  const prefixOf = new Map(input.objects.map((o) => [o.name, o.key_prefix]))
+  const own = prefixOf.get(input.object)
+  if (!own) return
+  const issues: NewIssue[] = []
+  for (const f of input.fields) {
+    if (f.action !== 'reference') continue
+    for (const [object, field] of Object.entries(f.targets ?? {})) {
+      const prefix = prefixOf.get(object)
+      if (input.imported(object) || !prefix) continue
+      const r = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM ${sql.raw(input.kind.table)}
+        WHERE org_id = ${input.orgId} AND left(src_id, 3) = ${own} AND ${sql.ref(field)} IS NULL
+          AND left(custom_fields ->> ${f.source}, 3) = ${prefix}`.execute(db)
+      const n = r.rows[0].n
+      if (n === 0) continue
+      issues.push({
+        id: uuidv7(input.now),
+        object: input.object,
+        src_id: null,
+        kind: 'warning',
+        code: CODE,
+        field,
+        reason: `${n.toLocaleString('en-US')} ${input.object} records point at ${object} (${f.source}), which this migration does not import: they were imported without that link, and the ${object} id is kept in custom_fields.${f.source}. Select ${object} to keep these links.`,
+        source_data: null,
+      })
+    }
+  }
+  await db.transaction().execute(async (trx) => {
+    const removed = await sql`DELETE FROM migration_issues WHERE org_id = ${input.orgId} AND migration_id = ${input.migrationId} AND object = ${input.object} AND code = ${CODE}`.execute(trx)
+    await insertIssues(trx, input.orgId, input.migrationId, issues, input.now)
+    await addWarnings(trx, input.orgId, input.migrationId, input.object, issues.length - Number(removed.numAffectedRows ?? 0))
+  })
+}

@@ -1,0 +1,101 @@
+/**
+ * Works on migrations in the background: claims those with work to do (leased rows, FOR UPDATE SKIP
+ * LOCKED, so any number of processes share the work and none takes a migration another holds),
+ * runs their analysis or import, and releases them. A process that dies loses its claims when their
+ * lease runs out; whoever claims next continues from the stored checkpoints.
+ */
+import type { FastifyBaseLogger } from 'fastify'
+import type { Kysely } from 'kysely'
+import type { Config } from '../../config.ts'
+import type { DB } from '../../db/database.ts'
+import type { Clock } from '../../shared/clock.ts'
+import { randomSecret } from '../../shared/ids.ts'
+import type { SecretBox } from '../../shared/secret-box.ts'
+import { RUNNER_POLL_MS } from '../migration.defaults.ts'
+import { claimMigration, releaseLease } from '../migration.repository.ts'
+import { runAnalysis } from './analysis-job.ts'
+import { keepClaim } from './claim-keeper.ts'
+import { runImport } from './import-job.ts'
+
+export interface MigrationRunner {
+  /** Look for work now (after a request started some, so it does not wait for the poll). */
+  wake(): void
+  /** Resolves when no job runs in this process (tests). */
+  settled(): Promise<void>
+  stop(): Promise<void>
+}
+
+export interface RunnerOptions {
+  db: Kysely<DB>
+  box: SecretBox
+  config: Config
+  clock: Clock
+  log: FastifyBaseLogger
+  /** The database has one connection (the embedded one). */
+  single: boolean
+}
+
+export function startMigrationRunner(opts: RunnerOptions): MigrationRunner {
+  const owner = `${process.pid}-${randomSecret(6)}`
+  const leaseMs = opts.config.migrationLeaseSeconds * 1000
+  const now = () => opts.clock.now()
+  const running = new Set<Promise<void>>()
+  let stopped = false
+  let looking = false
+  let again = false
+
+  const work = async (): Promise<void> => {
+    if (looking) {
+      again = true
+      return
+    }
+    looking = true
+    try {
+      do {
+        again = false
+        while (!stopped && running.size < opts.config.migrationConcurrency) {
+          const t = now()
+          const m = await claimMigration(opts.db, owner, t, new Date(t.getTime() + leaseMs))
+          if (!m) break
+          const claim = keepClaim(opts.db, m.org_id, m.id, owner, leaseMs, now, () => stopped)
+          const job = { db: opts.db, box: opts.box, config: opts.config, log: opts.log, owner, migration: m, claim, now, single: opts.single }
+          const task = (m.status === 'analyzing' ? runAnalysis(job) : runImport(job))
+            .catch((err) => opts.log.error({ err, migration: m.id }, 'migration job failed unexpectedly'))
+            .finally(async () => {
+              claim.stop()
+              await releaseLease(opts.db, m.org_id, m.id, owner).catch(() => {})
+              running.delete(task)
+              wake()
+            })
+          running.add(task)
+        }
+      } while (again && !stopped)
+    } catch (err) {
+      opts.log.warn({ err }, 'claiming migrations failed; retrying at the next poll')
+    } finally {
+      looking = false
+    }
+  }
+
+  function wake(): void {
+    if (!stopped) void work()
+  }
+
+  const timer = setInterval(wake, RUNNER_POLL_MS)
+  timer.unref()
+  wake()
+
+  return {
+    wake,
+    async settled() {
+      while (running.size > 0 || looking) await Promise.allSettled([...running, new Promise((r) => setTimeout(r, 20))])
+    },
+    async stop() {
+      stopped = true
+      clearInterval(timer)
+      // Jobs stop at their next page (their gate sees `stopped`) and release their claims, so another
+      // process continues at once; a page under way is given time to commit.
+      await Promise.race([Promise.allSettled([...running]), new Promise((r) => setTimeout(r, 10_000))])
+    },
+  }
+}
