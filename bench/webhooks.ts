@@ -148,16 +148,23 @@ async function main() {
   await setHook('active')
   const none: number[] = []
   const one: number[] = []
+  // Deliveries the round left behind (a saturated process lets its requests go first) and how long
+  // sending them took once the writes stopped.
+  const left: Array<{ pending: number; drainMs: number }> = []
   for (let round = 0; round < (PHASES.has(1) ? 2 : 0); round++) {
     await setHook('disabled')
     none.push(await writeRate(service.url, headers, SECONDS))
     await setHook('active')
     one.push(await writeRate(service.url, headers, SECONDS))
+    const roundEnd = performance.now()
+    const behind = await pending()
     await until(async () => (await pending()) === 0, 120_000, 'the deliveries of the round')
+    left.push({ pending: behind, drainMs: performance.now() - roundEnd })
   }
   const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
   if (PHASES.has(1)) console.log(`1. API writes (POST /api/v1/accounts, 32 connections, ${SECONDS} s x 2 rounds each)`)
   if (PHASES.has(1)) console.log(`   no webhook: ${fmt(avg(none))} writes/s   one subscribed webhook: ${fmt(avg(one))} writes/s   change: ${fmt((avg(one) / avg(none) - 1) * 100, 1)}%`)
+  if (PHASES.has(1)) console.log(`   deliveries still queued when each round's writes stopped: ${left.map((l) => `${fmt(l.pending)} (all sent ${fmt(l.drainMs / 1000, 1)} s later)`).join(', ')}`)
   await service.stop()
 
   // 2. Delivery throughput: queue 10,000 with no deliverer, then one worker drains them.

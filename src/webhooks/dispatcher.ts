@@ -35,6 +35,11 @@ export interface DispatcherOptions {
   log: FastifyBaseLogger
   /** How often due deliveries are looked for when nothing in this process woke the dispatcher. */
   pollMs?: number
+  /**
+   * HTTP requests this process has served so far (a counter), when it serves any: a process whose
+   * event loop is saturated mostly by requests lets them go first (see SATURATED_TURN_MS).
+   */
+  requestsServed?: () => number
 }
 
 export interface Dispatcher {
@@ -60,6 +65,17 @@ const TURN_MS = 10
 const BUSY_TURN_MS = 50
 const BUSY_UTILIZATION = 0.75
 const WAKE_COALESCE_MS = 3
+// Requests first: while the event loop was busy more than SATURATED_UTILIZATION of the time since
+// the last turn and this process served at least half as many requests as it sent deliveries, it
+// claims at most SATURATED_CLAIM deliveries per SATURATED_TURN_MS (a floor of 256/s with the
+// defaults), so a write burst is not slowed by the deliveries it causes; the backlog is sent at
+// full speed once the burst ends (docs/webhooks.md, Scheduling). Delivery-only processes (workers,
+// a drain with few requests) never qualify.
+const SATURATED_UTILIZATION = 0.9
+// ...as an average over about this long, so that a short burst of a quiet process does not count.
+const SATURATION_WINDOW_MS = 1000
+const SATURATED_TURN_MS = 250
+const SATURATED_CLAIM = 64
 // Successes written by one statement, at most.
 const SUCCESS_BATCH = 100
 // Claimed deliveries whose outcome is not yet written, at most this many sending slots' worth: if
@@ -87,6 +103,12 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   let lastTurnAt = -Infinity
   let turnSpacing = TURN_MS
   let loopAtLastTurn = performance.eventLoopUtilization()
+  let loopAtLastTurnAt = performance.now()
+  let requestsAtLastTurn = opts.requestsServed?.() ?? 0
+  let sentSinceLastTurn = 0
+  let yielding = false
+  let averageUtilization = 0
+  let lastClaimAt = -Infinity
   // Asked for while a turn was under way: another follows it.
   let wanted = false
   // The last claim took as many as it asked for: more is probably due.
@@ -107,7 +129,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
       return
     }
     if (turnTimer) return
-    const soonest = backlog || waiting.size >= SUCCESS_BATCH ? 0 : Math.max(WAKE_COALESCE_MS, lastTurnAt + turnSpacing - performance.now())
+    const soonest = (backlog && !yielding) || waiting.size >= SUCCESS_BATCH ? 0 : Math.max(WAKE_COALESCE_MS, lastTurnAt + turnSpacing - performance.now())
     turnTimer = setTimeout(() => void turn(), soonest)
   }
 
@@ -118,9 +140,19 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     lastTurnAt = performance.now()
     // How busy the event loop was since the last turn sets the spacing of the next one.
     const loop = performance.eventLoopUtilization()
-    turnSpacing = performance.eventLoopUtilization(loop, loopAtLastTurn).utilization > BUSY_UTILIZATION ? BUSY_TURN_MS : TURN_MS
+    const utilization = performance.eventLoopUtilization(loop, loopAtLastTurn).utilization
+    const elapsed = lastTurnAt - loopAtLastTurnAt
     loopAtLastTurn = loop
-    const limit = stopped ? 0 : room()
+    loopAtLastTurnAt = lastTurnAt
+    averageUtilization += (utilization - averageUtilization) * Math.min(1, elapsed / SATURATION_WINDOW_MS)
+    const requests = opts.requestsServed?.() ?? 0
+    yielding = opts.requestsServed !== undefined && averageUtilization > SATURATED_UTILIZATION && (requests - requestsAtLastTurn) * 2 >= sentSinceLastTurn
+    requestsAtLastTurn = requests
+    sentSinceLastTurn = 0
+    turnSpacing = yielding ? SATURATED_TURN_MS : utilization > BUSY_UTILIZATION ? BUSY_TURN_MS : TURN_MS
+    let limit = stopped ? 0 : room()
+    if (yielding) limit = lastTurnAt - lastClaimAt >= SATURATED_TURN_MS ? Math.min(limit, SATURATED_CLAIM) : 0
+    if (limit > 0) lastClaimAt = lastTurnAt
     waitingForWrites = limit <= 0 && maxUnwritten - sending - unwritten <= 0
     const batch = waiting.take(SUCCESS_BATCH)
     try {
@@ -148,6 +180,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
 
   async function deliver(d: ClaimedDelivery): Promise<void> {
     sending++
+    sentSinceLastTurn++
     let attempt: Attempt | null = null
     try {
       if (d.webhook_status === 'active') attempt = await send(d)

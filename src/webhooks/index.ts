@@ -32,6 +32,12 @@ export const webhooksPlugin = fp(
     let unlisten: (() => Promise<void>) | null = null
     let dispatcherDb: DispatcherDatabase | null = null
     const wake = () => app.webhookDispatcher?.wake()
+    // A process that serves requests as well lets them go first when it is saturated (dispatcher.ts).
+    let requestsServed = 0
+    if (app.config.role !== 'worker') app.addHook('onRequest', (_req, _reply, done) => {
+      requestsServed++
+      done()
+    })
     app.addHook('onReady', async () => {
       dispatcherDb = await openDispatcherDatabase(app.database)
       const dispatcher = startDispatcher({
@@ -41,6 +47,7 @@ export const webhooksPlugin = fp(
         allowPrivate: app.config.allowPrivateOutbound,
         concurrency: app.config.webhookConcurrency,
         log: app.log.child({ component: 'webhooks' }),
+        requestsServed: app.config.role === 'worker' ? undefined : () => requestsServed,
       })
       app.webhookDispatcher = dispatcher
       committedChangeListeners.add(wake)
