@@ -63,4 +63,6 @@ export const RUNNER_POLL_MS = 1000
 export const EVENTS_POLL_MS = 500
 export const EVENTS_KEEPALIVE_MS = 15_000
 /** Import speed the analysis' timeline assumes (records/s), from bench/migration.ts on this service. */
-export const ASSUMED_RECORDS_PER_SECOND = 5000
+// 12,381 records/s measured end to end on 1M records (docs/benchmarks.md, Migration, 2026-11-24);
+// rounded down, as a real source answers slower than the simulator on loopback.
+export const ASSUMED_RECORDS_PER_SECOND = 10_000
