@@ -31,8 +31,9 @@ import { requestCancel, saveConfig, startAnalysis, startRun } from './migration.
 import type { IssueKind, MigrationConfig, SourceEnvironment } from './migration.types.ts'
 import { migrationViewOf } from './migration-view.ts'
 import { exportIssuesCsv, issueOf } from './issues-export.ts'
-import { listIssues, listObjects } from './progress.repository.ts'
+import { listIssues, listObjects, listObjectsOfMigrations } from './progress.repository.ts'
 import { checkOutboundUrl, OutboundRefused } from '../shared/outbound/guarded-request.ts'
+import { keysetPage } from '../http/keyset-page.ts'
 
 const tags = ['Migration']
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema }
@@ -46,12 +47,6 @@ export interface MigrationRouteOptions {
   /** Tells the background runner of this process that work is waiting. */
   wake(): void
   now(): Date
-}
-
-function page<T extends { id: string }>(rows: T[], limit: number) {
-  const has_more = rows.length > limit
-  const data = has_more ? rows.slice(0, limit) : rows
-  return { data, has_more, next_cursor: has_more ? data[data.length - 1].id : null }
 }
 
 export async function migrationRoutes(app: FastifyInstance, opts: MigrationRouteOptions): Promise<void> {
@@ -139,8 +134,9 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
     { schema: { tags, summary: 'List the migrations of the organization', description: 'Newest first; keyset-paged.', querystring: pageQuerySchema, response: { 200: migrationPageSchema, ...errors } }, onRequest: read },
     async (request) => {
       const { limit = 50, cursor } = request.query as { limit?: number; cursor?: string }
-      const { data, has_more, next_cursor } = page(await listMigrations(app.db, request.auth!.orgId, limit, cursor), limit)
-      return { data: await Promise.all(data.map(async (m) => migrationViewOf(m, await listObjects(app.db, m.org_id, m.id)))), has_more, next_cursor }
+      const { data, has_more, next_cursor } = keysetPage(await listMigrations(app.db, request.auth!.orgId, limit, cursor), limit)
+      const objects = await listObjectsOfMigrations(app.db, request.auth!.orgId, data.map((m) => m.id))
+      return { data: data.map((m) => migrationViewOf(m, objects.get(m.id)!)), has_more, next_cursor }
     },
   )
 
@@ -234,7 +230,7 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
       const q = request.query as { limit?: number; cursor?: string; kind?: IssueKind; object?: string }
       const limit = q.limit ?? 50
       const rows = await listIssues(app.db, m.org_id, m.id, { limit, cursor: q.cursor, kind: q.kind, object: q.object })
-      return page(rows.map(issueOf), limit)
+      return keysetPage(rows.map(issueOf), limit)
     },
   )
 

@@ -9,7 +9,7 @@ import type { IssueKind, MigrationIssue, ObjectStatus, ReadCheckpoint } from './
 
 type Executor = Kysely<DB>
 
-export interface ObjectRow {
+export interface ObjectRow extends ProgressDelta {
   object: string
   position: number
   phase: number
@@ -17,13 +17,6 @@ export interface ObjectRow {
   status: ObjectStatus
   status_reason: string | null
   total: number
-  processed: number
-  created: number
-  updated: number
-  linked: number
-  skipped: number
-  failed: number
-  warnings: number
   checkpoint: ReadCheckpoint
   records_per_second: number | null
   started_at: Date | null
@@ -48,14 +41,28 @@ export async function insertObjects(db: Executor, orgId: string, migrationId: st
   }
 }
 
+const OBJECT_COLUMNS = sql`object, position, phase, target, status, status_reason, total::float8 AS total, processed::float8 AS processed,
+           created::float8 AS created, updated::float8 AS updated, linked::float8 AS linked, skipped::float8 AS skipped,
+           failed::float8 AS failed, warnings::float8 AS warnings, checkpoint, records_per_second, started_at, finished_at`
+
 export async function listObjects(db: Executor, orgId: string, migrationId: string): Promise<ObjectRow[]> {
   const r = await sql<ObjectRow>`
-    SELECT object, position, phase, target, status, status_reason, total::float8 AS total, processed::float8 AS processed,
-           created::float8 AS created, updated::float8 AS updated, linked::float8 AS linked, skipped::float8 AS skipped,
-           failed::float8 AS failed, warnings::float8 AS warnings, checkpoint, records_per_second, started_at, finished_at
+    SELECT ${OBJECT_COLUMNS}
     FROM migration_objects WHERE org_id = ${orgId} AND migration_id = ${migrationId}
     ORDER BY position`.execute(db)
   return r.rows
+}
+
+/** The objects of several migrations in one query (a page of the migrations list), by migration id. */
+export async function listObjectsOfMigrations(db: Executor, orgId: string, migrationIds: readonly string[]): Promise<Map<string, ObjectRow[]>> {
+  const byMigration = new Map<string, ObjectRow[]>(migrationIds.map((id) => [id, []]))
+  if (migrationIds.length === 0) return byMigration
+  const r = await sql<ObjectRow & { migration_id: string }>`
+    SELECT migration_id, ${OBJECT_COLUMNS}
+    FROM migration_objects WHERE org_id = ${orgId} AND migration_id = ANY (CAST(${migrationIds} AS uuid[]))
+    ORDER BY migration_id, position`.execute(db)
+  for (const { migration_id, ...row } of r.rows) byMigration.get(migration_id)!.push(row)
+  return byMigration
 }
 
 export interface ProgressDelta {

@@ -28,6 +28,7 @@ import {
   webhookSchema,
 } from './webhook.schemas.ts'
 import { changeWebhook, createWebhook, type WebhookInput } from './webhook.service.ts'
+import { keysetPage } from '../http/keyset-page.ts'
 
 const tags = ['Webhooks']
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema }
@@ -39,12 +40,6 @@ const manage = [
     if (request.auth?.via === 'session') await requireAdmin()(request)
   },
 ]
-
-function page<T extends { id: string }>(rows: T[], limit: number) {
-  const has_more = rows.length > limit
-  const data = has_more ? rows.slice(0, limit) : rows
-  return { data, has_more, next_cursor: has_more ? data[data.length - 1].id : null }
-}
 
 export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox }): Promise<void> {
   const deps = { db: app.db, config: app.config, box: opts.box }
@@ -75,7 +70,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
     { schema: { tags, summary: 'List the webhooks of the organization', description: 'Newest first; keyset-paged.', querystring: pageQuerySchema, response: { 200: webhookPageSchema, ...errors } }, onRequest: read },
     async (request) => {
       const { limit = 50, cursor } = request.query as { limit?: number; cursor?: string }
-      return page(await listWebhooks(app.db, request.auth!.orgId, limit + 1, cursor), limit)
+      return keysetPage(await listWebhooks(app.db, request.auth!.orgId, limit + 1, cursor), limit)
     },
   )
 
@@ -118,7 +113,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
     async (request) => {
       const webhook = await existing(request)
       const { limit = 50, cursor, status } = request.query as { limit?: number; cursor?: string; status?: string }
-      return page(await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: limit + 1, cursor, status }), limit)
+      return keysetPage(await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: limit + 1, cursor, status }), limit)
     },
   )
 

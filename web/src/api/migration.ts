@@ -4,23 +4,9 @@
 import { useEffect, useState } from 'react'
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { api, queryString, type Page } from './client.ts'
-import type {
-  AnalysisReport,
-  FieldMapping,
-  FieldOverride,
-  IssueKind,
-  MigrationConfig,
-  MigrationIssue,
-  MigrationStatus,
-  MigrationView,
-  ObjectAnalysis,
-  ObjectProgress,
-  RiskItem,
-  SourceEnvironment,
-  ValidationRow,
-} from '../../../src/migration/migration.types.ts'
+import type { AnalysisReport, IssueKind, MigrationConfig, MigrationIssue, MigrationView, SourceEnvironment } from '../../../src/migration/migration.types.ts'
 
-// The shapes are the server's own (type-only imports vanish from the bundle).
+// The shapes are the server's own (type-only exports vanish from the bundle).
 export type {
   AnalysisReport,
   FieldMapping,
@@ -35,7 +21,7 @@ export type {
   RiskItem,
   SourceEnvironment,
   ValidationRow,
-}
+} from '../../../src/migration/migration.types.ts'
 
 export interface TokenConnection {
   src_instance_url: string
