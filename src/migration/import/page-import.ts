@@ -150,6 +150,11 @@ export async function importPage(
     rows = rows.filter((p) => !dropped.has(p))
     delta.linked += links.length
     if (ctx.kind.name === 'case') {
+      // The organization's case-number row stays locked until this page commits. Pages commit in
+      // order, so a page that took the lock before the page ahead of it would wait for that page's
+      // commit while holding what it needs: a deadlock PostgreSQL cannot see (the wait is in here).
+      // Taking the lock only after the page ahead has committed keeps the lock order the commit order.
+      await afterPrevious
       const numbers = await assignCaseNumbers(trx, ctx.orgId, rows.map((p) => ({ src_id: p.record.src_id, sourceNumber: p.raw.CaseNumber })))
       for (const p of rows) p.row.fields.case_number = numbers.get(p.record.src_id) ?? null
     }
