@@ -2,7 +2,8 @@
  * Pages of one object are written concurrently and commit in order. Cases also take the
  * organization's case-number row: a page that reached it before the page ahead of it used to keep
  * it locked while waiting for that page to commit, and the page ahead waited for the lock — a
- * deadlock PostgreSQL cannot detect, because one side of it waits in the service. PostgreSQL only:
+ * deadlock PostgreSQL cannot detect, because one side of it waits in the service. And a page with a
+ * deduplication rule must see the records of the pages before it. PostgreSQL only:
  * the embedded database writes one page at a time.
  */
 import { afterAll, describe, expect, it } from 'vitest'
@@ -13,7 +14,7 @@ import { targets } from '../helpers/databases.ts'
 import { findMigration } from '../../src/migration/migration.repository.ts'
 import { defaultConfig } from '../../src/migration/migration.defaults.ts'
 import { pageContextOf } from '../../src/migration/import/object-step.ts'
-import { importPage } from '../../src/migration/import/page-import.ts'
+import { importPage, type PageContext } from '../../src/migration/import/page-import.ts'
 import { ALL_SCOPES } from '../../src/shared/auth-context.ts'
 import { analyze, simSettings, sourceTokens } from './helpers.ts'
 
@@ -22,21 +23,21 @@ afterAll(() => sim.close())
 
 const onPostgres = (await targets()).includes('postgres')
 
-describe.runIf(onPostgres)('concurrent case pages', () => {
+describe.runIf(onPostgres)('concurrent pages of one object', () => {
   const h = appPerFile('postgres', simSettings(sim))
 
-  it('commit in order even when the later page is ready first (no deadlock on the case-number row)', async () => {
+  /** A migration analysed from the simulator, and the page context of one of its objects. */
+  async function pageContext(object: string) {
     const admin = await createOrgWithAdmin(h.app)
     const analyzed = await analyze(admin, await sourceTokens(sim))
     const m = (await findMigration(h.app.db, admin.orgId, analyzed.id, { full: true }))!
-    const analysis = m.report!.objects.find((o) => o.name === 'Case')!
     const { ctx, sourceFields } = pageContextOf(
       {
         db: h.app.db,
         orgId: admin.orgId,
         migrationId: m.id,
         config: defaultConfig(['Account', 'Contact', 'Case']),
-        analysis,
+        analysis: m.report!.objects.find((o) => o.name === object)!,
         objects: m.report!.objects,
         owners: new Map(),
         recordTypes: new Map(),
@@ -48,25 +49,47 @@ describe.runIf(onPostgres)('concurrent case pages', () => {
       false,
     )
     const source = await login(sim)
-    const read = await source.query<Record<string, unknown>>(`SELECT ${sourceFields.join(', ')} FROM Case ORDER BY Id LIMIT 20`)
+    const read = await source.query<Record<string, unknown>>(`SELECT ${sourceFields.join(', ')} FROM ${object} ORDER BY Id LIMIT 20`)
     const records = read.records.map(({ attributes: _, ...r }) => r)
     expect(records).toHaveLength(20)
-    const now = new Date()
+    return { orgId: admin.orgId, ctx, records }
+  }
 
-    // The second page starts first and gets as far as it can before the first page exists.
+  /** Imports two pages, the second started first and waiting (as object-step does) for the first to commit. */
+  async function secondPageFirst(ctx: PageContext, first: Record<string, unknown>[], second: Record<string, unknown>[]) {
+    const now = new Date()
     let firstCommitted!: () => void
     const afterFirst = new Promise<void>((resolve) => (firstCommitted = resolve))
-    const second = importPage(ctx, records.slice(10), { after_id: null }, null, now, afterFirst)
+    const later = importPage(ctx, second, { after_id: null }, null, now, afterFirst)
+    // The second page gets as far as it can before the first page exists.
     await new Promise((resolve) => setTimeout(resolve, 300))
-    const first = importPage(ctx, records.slice(0, 10), { after_id: null }, null, now).then((delta) => {
+    const earlier = importPage(ctx, first, { after_id: null }, null, now).then((delta) => {
       firstCommitted()
       return delta
     })
     const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the two pages deadlocked')), 10_000))
-    const [a, b] = await Promise.race([Promise.all([first, second]), timeout])
-    expect(a.created + b.created).toBe(20)
+    return Promise.race([Promise.all([earlier, later]), timeout])
+  }
 
-    const numbers = await sql<{ n: number }>`SELECT case_number AS n FROM cases WHERE org_id = ${admin.orgId}`.execute(h.app.db)
+  it('commit in order even when the later page is ready first (no deadlock on the case-number row)', async () => {
+    const { orgId, ctx, records } = await pageContext('Case')
+    const [a, b] = await secondPageFirst(ctx, records.slice(0, 10), records.slice(10))
+    expect(a.created + b.created).toBe(20)
+    const numbers = await sql<{ n: number }>`SELECT case_number AS n FROM cases WHERE org_id = ${orgId}`.execute(h.app.db)
     expect(new Set(numbers.rows.map((r) => r.n)).size).toBe(20)
+  }, 30_000)
+
+  it('deduplicate against the pages before them, though the later page was read and mapped first', async () => {
+    const { orgId, ctx, records } = await pageContext('Contact')
+    const valid = (r: Record<string, unknown>) => typeof r.Email === 'string' && /^[^@\s]+@[^@\s]+\.[a-z]+$/i.test(r.Email)
+    const original = records.slice(0, 10).find(valid)!
+    const copyIndex = records.slice(10).findIndex(valid) + 10
+    expect(original && copyIndex >= 10).toBeTruthy()
+    records[copyIndex] = { ...records[copyIndex], Email: String(original.Email).toUpperCase() }
+    const [a, b] = await secondPageFirst(ctx, records.slice(0, 10), records.slice(10))
+    expect(a.linked).toBe(0)
+    expect(b.linked).toBe(1)
+    const found = await sql<{ n: number }>`SELECT count(*)::int AS n FROM contacts WHERE org_id = ${orgId} AND lower(email) = lower(${String(original.Email)})`.execute(h.app.db)
+    expect(found.rows[0].n).toBe(1)
   }, 30_000)
 })

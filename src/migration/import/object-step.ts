@@ -119,10 +119,11 @@ export async function runObjectStep(input: StepInput): Promise<void> {
     batchSize: PAGE_SIZE,
   })
   // Pages in flight at once. Writing is what takes the time (PostgreSQL inserts and index updates),
-  // and two concurrent transactions keep two database cores busy. Objects with a deduplication rule
-  // write one page at a time: a page must see the records of the page before it to find duplicates.
-  // The embedded database has one connection, so one page at a time there too.
-  const concurrency = ctx.dedup || input.single ? 1 : PAGES_IN_FLIGHT
+  // and two concurrent transactions keep two database cores busy. Where a page must see the pages
+  // before it (deduplication, case numbers), importPage waits for them at that point, so the next
+  // page is still read, mapped and resolved meanwhile. The embedded database has one connection,
+  // so one page at a time there.
+  const concurrency = input.single ? 1 : PAGES_IN_FLIGHT
   const inFlight = new Set<Promise<unknown>>()
   let previous: Promise<unknown> = Promise.resolve()
   let failure: { error: unknown } | null = null

@@ -114,7 +114,10 @@ export async function importPage(
     mapOwners(ctx, rows)
 
     // 2. Deduplication and case numbers concern source records that are new here. A source record
-    //    linked to an existing record by an earlier run follows that link again.
+    //    linked to an existing record by an earlier run follows that link again. Deduplication must
+    //    see every record of the pages before this one, so from here on pages take turns: mapping
+    //    and reference lookups above still overlap with the page ahead being written.
+    if (ctx.dedup) await afterPrevious
     const known = ctx.dedup || ctx.hasLinks ? await knownSourceIds(trx, ctx.orgId, ctx.kind, rows.map((p) => p.record.src_id)) : new Map<string, { via: 'record' | 'link'; id: string }>()
     const links: Array<{ src_id: string; record_id: string }> = []
     const updates: Prepared[] = []
