@@ -46,12 +46,44 @@ export function columnsOf(kind: RecordKind, names: readonly string[]): WriteColu
 
 const ident = (name: string) => sql.ref(name)
 
+// Elements made only of these characters never need quotes in an array literal (no delimiter,
+// brace, quote, backslash or white space); "NULL" in any case would read as a null, so it is quoted.
+const BARE = /^[A-Za-z0-9_.:@+-]+$/
+const NEEDS_ESCAPE = /["\\]/g
+
+/**
+ * The text of a PostgreSQL array literal of `values` (what `pg` sends for a JS array), written here
+ * because `pg` quotes and concatenates element by element, which showed in the import's profile:
+ * ids, numbers, dates and codes go bare, the rest are quoted with `"` and `\` escaped.
+ */
+export function arrayLiteral(values: readonly unknown[]): string {
+  const parts = new Array<string>(values.length)
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]
+    if (v === null || v === undefined) {
+      parts[i] = 'NULL'
+      continue
+    }
+    const s = typeof v === 'string' ? v : v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v)
+    if (BARE.test(s) && !(s.length === 4 && s.toLowerCase() === 'null')) parts[i] = s
+    else parts[i] = `"${s.replace(NEEDS_ESCAPE, '\\$&')}"`
+  }
+  return `{${parts.join(',')}}`
+}
+
 /**
  * The page as one array per column, for `unnest` (PostgreSQL parses typed arrays much faster than a
  * JSON document of rows: 9,000 -> 12,000 contact rows/s measured on the same rows).
  */
-function columnArrays(columns: readonly WriteColumn[], rows: ReadonlyArray<{ fields: Record<string, unknown> }>): unknown[][] {
-  return columns.map((c) => rows.map((r) => r.fields[c.name] ?? null))
+function columnArrays(columns: readonly WriteColumn[], rows: ReadonlyArray<{ fields: Record<string, unknown> }>): string[] {
+  return columns.map((c) => arrayLiteral(rows.map((r) => r.fields[c.name])))
+}
+
+/** What a page's upsert wrote: counts, and each row's id when the caller asked for them. */
+export interface WriteResult {
+  created: number
+  updated: number
+  rows: WrittenRow[]
 }
 
 export async function upsertRows(
@@ -61,15 +93,15 @@ export async function upsertRows(
   columns: readonly WriteColumn[],
   rows: readonly WriteRow[],
   now: Date,
-  options: { returnJson?: boolean } = {},
-): Promise<WrittenRow[]> {
-  if (rows.length === 0) return []
+  options: { returnRows?: boolean; returnJson?: boolean } = {},
+): Promise<WriteResult> {
+  if (rows.length === 0) return { created: 0, updated: 0, rows: [] }
   const arrays = [
-    sql`CAST(${rows.map((r) => r.id)} AS uuid[])`,
-    sql`CAST(${rows.map((r) => r.src_id)} AS text[])`,
-    sql`CAST(${rows.map((r) => r.created_at.toISOString())} AS timestamptz[])`,
-    sql`CAST(${rows.map((r) => JSON.stringify(r.custom_fields))} AS jsonb[])`,
-    ...columnArrays(columns, rows).map((values, i) => sql`CAST(${values} AS ${sql.raw(columns[i].sqlType)}[])`),
+    sql`CAST(${arrayLiteral(rows.map((r) => r.id))} AS uuid[])`,
+    sql`CAST(${arrayLiteral(rows.map((r) => r.src_id))} AS text[])`,
+    sql`CAST(${arrayLiteral(rows.map((r) => r.created_at.toISOString()))} AS timestamptz[])`,
+    sql`CAST(${arrayLiteral(rows.map((r) => JSON.stringify(r.custom_fields)))} AS jsonb[])`,
+    ...columnArrays(columns, rows).map((literal, i) => sql`CAST(${literal} AS ${sql.raw(columns[i].sqlType)}[])`),
   ]
   const aliases = [sql`id`, sql`src_id`, sql`created_at`, sql`custom_fields`, ...columns.map((c) => ident(c.name))]
   const updates: RawBuilder<unknown>[] = [
@@ -79,13 +111,23 @@ export async function upsertRows(
   for (const c of columns) if (!c.insertOnly) updates.push(sql`${ident(c.name)} = EXCLUDED.${ident(c.name)}`)
   const names = columns.map((c) => ident(c.name))
   const selected = columns.map((c) => sql`x.${ident(c.name)}`)
-  const res = await sql<WrittenRow>`
+  const upsert = sql`
     INSERT INTO ${sql.raw(kind.table)} AS r (org_id, id, created_at, updated_at, src_id, custom_fields${names.length ? sql`, ${sql.join(names)}` : sql``})
     SELECT ${orgId}, x.id, x.created_at, ${now}, x.src_id, x.custom_fields${selected.length ? sql`, ${sql.join(selected)}` : sql``}
     FROM unnest(${sql.join(arrays)}) AS x(${sql.join(aliases)})
-    ON CONFLICT (org_id, src_id) WHERE src_id IS NOT NULL DO UPDATE SET ${sql.join(updates)}
-    RETURNING r.src_id, r.id, (r.xmax = 0) AS inserted${options.returnJson ? sql`, ${sql.raw(recordJsonText(kind, 'r'))} AS json` : sql``}`.execute(db)
-  return res.rows
+    ON CONFLICT (org_id, src_id) WHERE src_id IS NOT NULL DO UPDATE SET ${sql.join(updates)}`
+  if (options.returnRows || options.returnJson) {
+    const res = await sql<WrittenRow>`${upsert}
+      RETURNING r.src_id, r.id, (r.xmax = 0) AS inserted${options.returnJson ? sql`, ${sql.raw(recordJsonText(kind, 'r'))} AS json` : sql``}`.execute(db)
+    const created = res.rows.filter((w) => w.inserted).length
+    return { created, updated: res.rows.length - created, rows: res.rows }
+  }
+  // Counts only: one row back instead of one per record (most pages need no ids back).
+  const res = await sql<{ created: number; written: number }>`
+    WITH w AS (${upsert} RETURNING (r.xmax = 0) AS inserted)
+    SELECT count(*) FILTER (WHERE inserted)::int AS created, count(*)::int AS written FROM w`.execute(db)
+  const { created, written } = res.rows[0]
+  return { created, updated: written - created, rows: [] }
 }
 
 /** Writes the source's values onto records that already existed (deduplication `update`), by id. */

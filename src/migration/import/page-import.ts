@@ -102,7 +102,7 @@ export async function importPage(
     }
     const r = out.record
     for (const w of r.warnings) issues.push(issue(ctx, 'warning', w.code, r.src_id, w.reason, null, w.field ?? null))
-    kept.push({ raw, record: r, row: { id: importedRecordId(r.created_at, r.src_id), src_id: r.src_id, created_at: r.created_at, fields: { ...r.fields }, custom_fields: r.custom_fields }, deferred: [] })
+    kept.push({ raw, record: r, row: { id: importedRecordId(r.created_at, r.src_id), src_id: r.src_id, created_at: r.created_at, fields: r.fields, custom_fields: r.custom_fields }, deferred: [] })
   }
 
   await ctx.db.transaction().execute(async (trx) => {
@@ -163,17 +163,19 @@ export async function importPage(
     }
 
     // 3. Write, then what depends on the written ids.
-    const written = await upsertRows(trx, ctx.orgId, ctx.kind, ctx.columns, rows.map((p) => p.row), now, { returnJson: ctx.emitWebhooks })
+    // Ids come back only when something needs them: links set after the page, or webhook events.
+    const needIds = rows.some((p) => p.deferred.length > 0)
+    const written = await upsertRows(trx, ctx.orgId, ctx.kind, ctx.columns, rows.map((p) => p.row), now, { returnRows: needIds, returnJson: ctx.emitWebhooks })
     await updateExisting(trx, ctx.orgId, ctx.kind, ctx.columns, updates.map((p) => p.row), now)
     await insertLinks(trx, ctx.orgId, ctx.migrationId, ctx.kind.name, links, now)
-    const idBySrc = new Map(written.map((w) => [w.src_id, w.id]))
+    const idBySrc = new Map(written.rows.map((w) => [w.src_id, w.id]))
     for (const p of updates) idBySrc.set(p.record.src_id, p.row.id)
     const pending: PendingRef[] = []
     for (const p of [...rows, ...updates]) for (const ref of p.deferred) pending.push({ ...ref, record_id: idBySrc.get(p.record.src_id)! })
     await insertPendingRefs(trx, ctx.orgId, ctx.migrationId, pending)
-    for (const w of written) w.inserted ? delta.created++ : delta.updated++
-    delta.updated += updates.length
-    if (ctx.emitWebhooks) await emitEvents(trx, ctx, written)
+    delta.created += written.created
+    delta.updated += written.updated + updates.length
+    if (ctx.emitWebhooks) await emitEvents(trx, ctx, written.rows)
 
     delta.warnings += await insertIssues(trx, ctx.orgId, ctx.migrationId, issues.filter((i) => i.kind === 'warning'), now)
     await insertIssues(trx, ctx.orgId, ctx.migrationId, issues.filter((i) => i.kind !== 'warning'), now)
