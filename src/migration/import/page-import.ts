@@ -68,6 +68,9 @@ interface Prepared {
   deferred: PendingRef[]
 }
 
+/** Records mapped between two turns of the event loop. */
+const MAP_SLICE = 250
+
 const ZERO: ProgressDelta = { processed: 0, created: 0, updated: 0, linked: 0, skipped: 0, failed: 0, warnings: 0 }
 
 function issue(ctx: PageContext, kind: NewIssue['kind'], code: string, srcId: string | null, reason: string, raw: Record<string, unknown> | null, field: string | null = null): NewIssue {
@@ -92,7 +95,11 @@ export async function importPage(
   const kept: Prepared[] = []
 
   // 1. Source values -> target values (the mapping); failures are recorded with the source data.
+  //    In slices of MAP_SLICE records: mapping a whole page at once held up the answers of the
+  //    page ahead's queries for tens of milliseconds, and the database waited meanwhile.
+  let mapped = 0
   for (const raw of records) {
+    if (++mapped % MAP_SLICE === 0) await new Promise((resolve) => setImmediate(resolve))
     const out = transformRecord(ctx.mapping, raw)
     const srcId = typeof raw.Id === 'string' ? raw.Id : null
     if (!out.ok) {
