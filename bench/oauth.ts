@@ -43,7 +43,6 @@ async function main() {
   const verifier = crypto.randomBytes(32).toString('base64url')
   const challenge = crypto.createHash('sha256').update(verifier).digest('base64url')
   const codes: string[] = []
-  const now = Date.now()
   for (let i = 0; i < 60_000; i++) codes.push(crypto.randomBytes(32).toString('base64url'))
   for (let i = 0; i < codes.length; i += 5000) {
     const chunk = codes.slice(i, i + 5000)

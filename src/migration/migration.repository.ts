@@ -101,25 +101,15 @@ export async function migrationVersion(db: Executor, orgId: string, id: string):
   return r.rows[0]?.version ?? null
 }
 
-export type MigrationPatch = Partial<{
-  status: MigrationStatus
-  status_reason: string | null
-  access_token_sealed: string | null
-  refresh_token_sealed: string | null
-  source_org_id: string | null
-  report: AnalysisReport | null
-  summary: MigrationView['summary']
-  source_directory: SourceDirectory | null
-  config: MigrationConfig | null
-  validation: ValidationRow[] | null
-  phase_current: number | null
-  phase_total: number | null
-  analyzed_at: Date | null
-  started_at: Date | null
-  finished_at: Date | null
-  resume_at: Date | null
-  cancel_requested_at: Date | null
-}>
+/** The columns an update may set (updated_at and version move by themselves). */
+export type MigrationPatch = Partial<
+  Pick<
+    MigrationRow,
+    | 'status' | 'status_reason' | 'access_token_sealed' | 'refresh_token_sealed' | 'source_org_id' | 'report' | 'summary'
+    | 'source_directory' | 'config' | 'validation' | 'phase_current' | 'phase_total' | 'analyzed_at' | 'started_at'
+    | 'finished_at' | 'resume_at' | 'cancel_requested_at'
+  >
+>
 
 const JSON_COLUMNS = new Set(['report', 'summary', 'source_directory', 'config', 'validation'])
 

@@ -371,11 +371,8 @@ export interface MigrationConfig {
 // Progress and the migration record
 // ---------------------------------------------------------------------------------------------
 
-export interface ObjectProgress {
-  object: string
-  target: KindName
-  status: ObjectStatus
-  total: number
+/** What happened to an object's records so far (a page's share of it, while importing). */
+export interface RecordCounts {
   processed: number
   created: number
   updated: number
@@ -384,6 +381,13 @@ export interface ObjectProgress {
   skipped: number
   failed: number
   warnings: number
+}
+
+export interface ObjectProgress extends RecordCounts {
+  object: string
+  target: KindName
+  status: ObjectStatus
+  total: number
   records_per_second: number | null
   seconds_left: number | null
   started_at: string | null

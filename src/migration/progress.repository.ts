@@ -5,7 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
-import type { IssueKind, MigrationIssue, ObjectStatus, ReadCheckpoint } from './migration.types.ts'
+import type { IssueKind, MigrationIssue, ObjectStatus, ReadCheckpoint, RecordCounts } from './migration.types.ts'
 
 type Executor = Kysely<DB>
 
@@ -33,12 +33,12 @@ export interface NewObjectRow {
 
 /** Creates the progress rows of a run; objects already present (a later phase, a resumed run) keep theirs. */
 export async function insertObjects(db: Executor, orgId: string, migrationId: string, rows: NewObjectRow[]): Promise<void> {
-  for (const r of rows) {
-    await sql`
-      INSERT INTO migration_objects (org_id, migration_id, object, position, phase, target, status, total)
-      VALUES (${orgId}, ${migrationId}, ${r.object}, ${r.position}, ${r.phase}, ${r.target}, 'pending', ${r.total})
-      ON CONFLICT (org_id, migration_id, object) DO NOTHING`.execute(db)
-  }
+  if (rows.length === 0) return
+  await sql`
+    INSERT INTO migration_objects (org_id, migration_id, object, position, phase, target, status, total)
+    SELECT ${orgId}, ${migrationId}, x.object, x.position, x.phase, x.target, 'pending', x.total
+    FROM json_to_recordset(CAST(${JSON.stringify(rows)} AS json)) AS x(object text, position int, phase int, target text, total bigint)
+    ON CONFLICT (org_id, migration_id, object) DO NOTHING`.execute(db)
 }
 
 const OBJECT_COLUMNS = sql`object, position, phase, target, status, status_reason, total::float8 AS total, processed::float8 AS processed,
@@ -65,15 +65,8 @@ export async function listObjectsOfMigrations(db: Executor, orgId: string, migra
   return byMigration
 }
 
-export interface ProgressDelta {
-  processed: number
-  created: number
-  updated: number
-  linked: number
-  skipped: number
-  failed: number
-  warnings: number
-}
+/** A page's counts, added to its object's. */
+export type ProgressDelta = RecordCounts
 
 /** Adds a page's counts and stores where reading continues, in the page's transaction. */
 export async function addProgress(db: Executor, orgId: string, migrationId: string, object: string, d: ProgressDelta, checkpoint: ReadCheckpoint, recordsPerSecond: number | null): Promise<void> {

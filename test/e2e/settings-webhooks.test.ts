@@ -6,7 +6,7 @@
  * With E2E_SCREENSHOTS=<dir>, saves screenshots of the page's states there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { Webhook } from 'standardwebhooks'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
 import { apiPost, ensureWebBuild, shot, launchChromium, signIn, startE2eService, watchFailures, type E2eService } from './harness.ts'

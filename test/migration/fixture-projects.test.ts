@@ -13,7 +13,7 @@ import { startSourceSim, type SourceSim } from '../../tools/source-sim/main.ts'
 import { appPerFile, createOrgWithAdmin, json } from '../helpers/build-app.ts'
 import { targets } from '../helpers/databases.ts'
 import { login } from '../source-sim/helpers.ts'
-import { analyze, configure, everything, run, simSettings, sourceTokens } from './helpers.ts'
+import { analyze, configure, everything, run, sourceTokens } from './helpers.ts'
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/salesforce/sobject-tree')
 const PROJECTS = fs.readdirSync(FIXTURES).filter((p) => fs.statSync(path.join(FIXTURES, p)).isDirectory()).sort()

@@ -121,10 +121,14 @@ export async function importPage(
     mapOwners(ctx, rows)
 
     // 2. Deduplication and case numbers concern source records that are new here. A source record
-    //    linked to an existing record by an earlier run follows that link again. Deduplication must
-    //    see every record of the pages before this one, so from here on pages take turns: mapping
-    //    and reference lookups above still overlap with the page ahead being written.
-    if (ctx.dedup) await afterPrevious
+    //    linked to an existing record by an earlier run follows that link again. Both depend on the
+    //    pages before this one, so from here on those pages take turns (mapping and reference
+    //    lookups above still overlap with the page ahead being written):
+    //    - deduplication must see every record of the pages before;
+    //    - the organization's case-number row stays locked until this page commits, and pages commit
+    //      in order: a page that took it before the page ahead would wait for that page's commit
+    //      while holding what it needs, a deadlock PostgreSQL cannot see (the wait is in here).
+    if (ctx.dedup || ctx.kind.name === 'case') await afterPrevious
     const known = ctx.dedup || ctx.hasLinks ? await knownSourceIds(trx, ctx.orgId, ctx.kind, rows.map((p) => p.record.src_id)) : new Map<string, { via: 'record' | 'link'; id: string }>()
     const links: Array<{ src_id: string; record_id: string }> = []
     const updates: Prepared[] = []
@@ -160,11 +164,6 @@ export async function importPage(
     rows = rows.filter((p) => !dropped.has(p))
     delta.linked += links.length
     if (ctx.kind.name === 'case') {
-      // The organization's case-number row stays locked until this page commits. Pages commit in
-      // order, so a page that took the lock before the page ahead of it would wait for that page's
-      // commit while holding what it needs: a deadlock PostgreSQL cannot see (the wait is in here).
-      // Taking the lock only after the page ahead has committed keeps the lock order the commit order.
-      await afterPrevious
       const numbers = await assignCaseNumbers(trx, ctx.orgId, rows.map((p) => ({ src_id: p.record.src_id, sourceNumber: p.raw.CaseNumber })))
       for (const p of rows) p.row.fields.case_number = numbers.get(p.record.src_id) ?? null
     }

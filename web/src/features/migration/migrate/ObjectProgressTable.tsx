@@ -15,6 +15,16 @@ function shownStatus(p: ObjectProgress, run: MigrationStatus): { label: string; 
   return OBJECT_STATUS.running
 }
 
+/** What happened to an object's records, one column each, in the order the table shows them. */
+const OUTCOMES = [
+  { key: 'created', label: 'Created', color: 'teal.8' },
+  { key: 'updated', label: 'Updated', color: 'blue.8' },
+  { key: 'linked', label: 'Linked', color: 'cyan.8' },
+  { key: 'skipped', label: 'Skipped', color: 'gray.8' },
+  { key: 'failed', label: 'Failed', color: 'red.7' },
+  { key: 'warnings', label: 'Warnings', color: 'yellow.8' },
+] as const satisfies ReadonlyArray<{ key: keyof ObjectProgress; label: string; color: string }>
+
 function Num({ value, color }: { value: number; color?: string }) {
   return (
     <Text size="sm" c={value > 0 ? color : 'dimmed'} fw={value > 0 && color ? 600 : undefined}>
@@ -67,24 +77,11 @@ function Row({ p, label, run }: { p: ObjectProgress; label: string; run: Migrati
           </Text>
         </Stack>
       </Table.Td>
-      <Table.Td ta="right">
-        <Num value={p.created} color="teal.8" />
-      </Table.Td>
-      <Table.Td ta="right">
-        <Num value={p.updated} color="blue.8" />
-      </Table.Td>
-      <Table.Td ta="right">
-        <Num value={p.linked} color="cyan.8" />
-      </Table.Td>
-      <Table.Td ta="right">
-        <Num value={p.skipped} color="gray.8" />
-      </Table.Td>
-      <Table.Td ta="right">
-        <Num value={p.failed} color="red.7" />
-      </Table.Td>
-      <Table.Td ta="right">
-        <Num value={p.warnings} color="yellow.8" />
-      </Table.Td>
+      {OUTCOMES.map((o) => (
+        <Table.Td key={o.key} ta="right">
+          <Num value={p[o.key]} color={o.color} />
+        </Table.Td>
+      ))}
       <Table.Td ta="right">
         <Text size="sm" c="dimmed">
           {rate ? `${count(rate)}/s` : '—'}
@@ -109,12 +106,11 @@ export function ObjectProgressTable({ progress, labels, run }: { progress: Objec
               <Table.Th>Object</Table.Th>
               <Table.Th>Status</Table.Th>
               <Table.Th>Progress</Table.Th>
-              <Table.Th ta="right">Created</Table.Th>
-              <Table.Th ta="right">Updated</Table.Th>
-              <Table.Th ta="right">Linked</Table.Th>
-              <Table.Th ta="right">Skipped</Table.Th>
-              <Table.Th ta="right">Failed</Table.Th>
-              <Table.Th ta="right">Warnings</Table.Th>
+              {OUTCOMES.map((o) => (
+                <Table.Th key={o.key} ta="right">
+                  {o.label}
+                </Table.Th>
+              ))}
               <Table.Th ta="right">Speed</Table.Th>
               <Table.Th ta="right">Time left</Table.Th>
             </Table.Tr>

@@ -1,34 +1,13 @@
 // Every object the analysis found: where it goes in Cairn, its records, how well it maps (with the
 // reasons), its automation and how the importer will read it.
-import { Badge, Group, List, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
+import { Badge, List, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core'
 import type { AnalysisReport, ObjectAnalysis } from '../../../api/migration.ts'
 import { AUTOMATION_LEVEL, COMPATIBILITY, count, targetLabel } from '../migrationText.ts'
+import { ApiNameLabel } from './ApiNameLabel.tsx'
 
 function ObjectName({ o }: { o: ObjectAnalysis }) {
-  return (
-    <Stack gap={2}>
-      <Text size="sm" fw={600}>
-        {o.label}
-      </Text>
-      <Group gap={6}>
-        {o.name !== o.label && (
-          <Text size="xs" c="dimmed" ff="monospace">
-            {o.name}
-          </Text>
-        )}
-        {o.custom && (
-          <Badge size="xs" variant="outline" color="gray">
-            Custom
-          </Badge>
-        )}
-        {o.namespace && (
-          <Badge size="xs" variant="outline" color="grape">
-            Package {o.namespace}
-          </Badge>
-        )}
-      </Group>
-    </Stack>
-  )
+  const badges = [o.custom && { text: 'Custom', color: 'gray' }, o.namespace && { text: `Package ${o.namespace}`, color: 'grape' }]
+  return <ApiNameLabel label={o.label} apiName={o.name} badges={badges} fw={600} gap={6} />
 }
 
 function Compatibility({ o }: { o: ObjectAnalysis }) {

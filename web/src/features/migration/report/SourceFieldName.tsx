@@ -1,38 +1,11 @@
 // A source field as the report and the mapping editor show it: its label, API name and what is
 // special about it (custom, formula, required in the source).
-import { Badge, Group, Stack, Text } from '@mantine/core'
 import type { FieldMapping } from '../../../api/migration.ts'
+import { ApiNameLabel } from './ApiNameLabel.tsx'
 
 export function SourceFieldName({ field: f }: { field: FieldMapping }) {
-  return (
-    <Stack gap={2}>
-      <Text size="sm" fw={500}>
-        {f.label}
-      </Text>
-      <Group gap={4}>
-        {f.source !== f.label && (
-          <Text size="xs" c="dimmed" ff="monospace">
-            {f.source}
-          </Text>
-        )}
-        {f.custom && (
-          <Badge size="xs" variant="outline" color="gray">
-            Custom
-          </Badge>
-        )}
-        {f.calculated && (
-          <Badge size="xs" variant="outline" color="violet">
-            Formula
-          </Badge>
-        )}
-        {f.required && (
-          <Badge size="xs" variant="outline" color="orange">
-            Required
-          </Badge>
-        )}
-      </Group>
-    </Stack>
-  )
+  const badges = [f.custom && { text: 'Custom', color: 'gray' }, f.calculated && { text: 'Formula', color: 'violet' }, f.required && { text: 'Required', color: 'orange' }]
+  return <ApiNameLabel label={f.label} apiName={f.source} badges={badges} fw={500} gap={4} />
 }
 
 /** Where the analysis sends a field's value, in words. */
