@@ -95,8 +95,22 @@ export function sampleRss(pid: number): { stop(): number } {
   }
 }
 
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc: divided by the requests of a
+ * round, the service's cost per request, which a noisy machine moves far less than requests/s.
+ */
+export function cpuSeconds(pid: number): number {
+  // Fields 14 and 15 of /proc/<pid>/stat, counted after the parenthesised command name.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+}
+
 export interface LoadResult {
   rps: number
+  /** Requests completed in the round. */
+  requests: number
   p50: number
   p99: number
   non2xx: number
@@ -105,7 +119,7 @@ export interface LoadResult {
 /** `request` sends another method and a body (e.g. JSON-RPC POSTs to /mcp); GET by default. */
 export async function load(url: string, headers: Record<string, string>, seconds: number, connections = 32, request: { method?: 'GET' | 'POST'; body?: string } = {}): Promise<LoadResult> {
   const r = await autocannon({ url, connections, duration: seconds, headers, pipelining: 1, ...request })
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors }
+  return { rps: r.requests.average, requests: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors }
 }
 
 export function pgbench(url: string, script: string, seconds: number, clients = 32, protocol: 'simple' | 'prepared' = 'simple'): { tps: number; latencyMs: number } {

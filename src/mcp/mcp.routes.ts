@@ -3,7 +3,8 @@
  * McpServer (built on demand, reused after) and a fresh transport per request. The transport is the SDK's web-standard one (the core that
  * its Node StreamableHTTPServerTransport wraps): it gets the headers and the body Fastify parsed,
  * and its Response goes out through Fastify, so hooks, logging, headers and the error handler stay
- * Fastify's (no hijacked reply; same throughput as the Node wrapper, docs/mcp.md). GET and DELETE
+ * Fastify's (no hijacked reply; same throughput as the Node wrapper, docs/mcp.md). Results held as
+ * JSON text are spliced into the reply there (raw-json.ts). GET and DELETE
  * answer 405: no session, no server-initiated stream. Origin, bearer token and scopes are checked
  * first (mcp-access.ts).
  */
@@ -15,6 +16,7 @@ import type { Clock } from '../shared/clock.ts'
 import { allowedOrigins, checkOrigin, checkScopes, mcpAuthenticator, mcpResourceMetadataUrl } from './mcp-access.ts'
 import { buildMcpServer } from './mcp-server.ts'
 import { authInfoOf } from './tool-kit.ts'
+import { RawJsonReplies } from './raw-json.ts'
 import pkg from '../../package.json' with { type: 'json' }
 
 /**
@@ -40,6 +42,22 @@ function transportRequest(url: string, headers: IncomingHttpHeaders): Request {
     requestsByHeaders.set(key, request)
   }
   return request
+}
+
+/**
+ * Detaches the server from its transport. The SDK's close builds a "Connection closed" McpError
+ * for the handlers of requests this server sent, which a server that only answers never has; its
+ * stack trace alone cost about 3% of a request (bench/mcp.ts), so it is built without one. close()
+ * runs synchronously up to its end, so the limit is back before any other code runs.
+ */
+function closeQuietly(transport: WebStandardStreamableHTTPServerTransport): Promise<void> {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return transport.close()
+  } finally {
+    Error.stackTraceLimit = limit
+  }
 }
 
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
@@ -70,20 +88,21 @@ export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock }): P
 
   app.post('/mcp', { schema: { hide: true }, preHandler: async (request) => checkScopes(request, publicUrl) }, async (request, reply) => {
     const server = idleServers.pop() ?? buildMcpServer(pkg.version)
+    const replies = new RawJsonReplies()
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
     await server.connect(transport)
     // Only method and headers are read: the body goes in parsed, as Fastify already read it.
     const response = await transport.handleRequest(transportRequest(mcpUrl, request.headers), {
       parsedBody: request.body,
-      authInfo: authInfoOf({ db: app.db, auth: request.auth!, log: request.log }),
+      authInfo: authInfoOf({ db: app.db, auth: request.auth!, log: request.log, replies }),
     })
     // With JSON responses nothing stays open once this Response exists. The transport is single-use;
     // the server is detached from it and kept for a later request (building one per request cost more
     // than the close, in allocation and GC: bench/mcp.ts). A request that threw leaves its server out.
     reply.status(response.status)
     response.headers.forEach((value, name) => void reply.header(name, value))
-    const payload = response.body ? Buffer.from(await response.arrayBuffer()) : undefined
-    await transport.close()
+    const payload = response.body ? replies.splice(await response.text()) : undefined
+    await closeQuietly(transport)
     if (idleServers.length < MAX_IDLE_SERVERS) idleServers.push(server)
     return reply.send(payload)
   })

@@ -11,7 +11,7 @@ import { listOptionsFrom, readScopes } from '../records/record.routes.ts'
 import { cursorSchema, filterableFields, limitSchema, listQuerySchema } from '../records/record.schemas.ts'
 import { getRecord, listRecords } from '../records/record.service.ts'
 import { needsRedaction, redactJsonText } from '../records/record-redaction.ts'
-import { idSchema, kindOf, kindSchema, readRecord, readScopesOf, recordOutputSchema, titleOf, TOP_LEVEL_KINDS } from './record-view.ts'
+import { idSchema, kindOf, kindSchema, readRecordJson, readScopesOf, recordOutputSchema, titleOf, TOP_LEVEL_KINDS } from './record-view.ts'
 import { pipelineByStage } from './pipeline.repository.ts'
 import { check, HINTS, type Args, type JsonSchema, type McpTool, type ToolContext } from './tool-kit.ts'
 import { recordKinds } from '../records/kinds/index.ts'
@@ -81,8 +81,7 @@ const listRecordsTool: McpTool = {
       throw new ValidationFailed('Invalid arguments: case_id is only for kind case_comment.', [{ field: 'case_id', message: 'is only for kind case_comment' }])
     }
     const page = await listRecords(ctx.db, ctx.auth, kind, opts)
-    const text = redactJsonText(kind, ctx.auth, page.json, 'page')
-    return { value: JSON.parse(text), text }
+    return { json: redactJsonText(kind, ctx.auth, page.json, 'page') }
   },
 }
 
@@ -100,8 +99,7 @@ const getRecordTool: McpTool = {
   annotations: HINTS.read,
   scopes: readScopesOf,
   async run(ctx, args) {
-    const { record, text } = await readRecord(ctx, kindOf(args)!, args.id as string)
-    return { value: record, text }
+    return { json: await readRecordJson(ctx, kindOf(args)!, args.id as string) }
   },
 }
 

@@ -40,11 +40,11 @@ export function parseShown(kind: RecordKind, auth: AuthContext, json: string): R
   return JSON.parse(redactJsonText(kind, auth, json, 'record'))
 }
 
-export async function readRecord(ctx: ToolContext, kind: RecordKind, id: string): Promise<{ record: Record<string, unknown>; text: string }> {
+/** One record as GET /api/v1/{kind}/{id} shows it to this caller, as JSON text. */
+export async function readRecordJson(ctx: ToolContext, kind: RecordKind, id: string): Promise<string> {
   const json = await getRecord(ctx.db, ctx.auth, kind, id)
   if (!json) throw new NotFound(kind.label)
-  const text = redactJsonText(kind, ctx.auth, json, 'record')
-  return { record: JSON.parse(text), text }
+  return redactJsonText(kind, ctx.auth, json, 'record')
 }
 
 export function titleOf(kind: RecordKind, record: Record<string, unknown>): string {

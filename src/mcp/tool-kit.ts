@@ -14,6 +14,7 @@ import type { DB } from '../db/database.ts'
 import type { AuthContext, Scope } from '../shared/auth-context.ts'
 import { Forbidden, InvalidCursor, InvalidLimit, ProblemError, type FieldError } from '../shared/errors.ts'
 import { fieldErrors, validatorCompiler } from '../http/validation.ts'
+import type { RawJsonReplies } from './raw-json.ts'
 
 export type JsonSchema = Record<string, unknown>
 export type Args = Record<string, unknown>
@@ -22,6 +23,8 @@ export interface ToolContext {
   db: Kysely<DB>
   auth: AuthContext
   log: FastifyBaseLogger
+  /** Where results already held as JSON text wait to be spliced into the reply (raw-json.ts). */
+  replies: RawJsonReplies
 }
 
 /**
@@ -52,11 +55,11 @@ export interface McpTool {
   run(ctx: ToolContext, args: Args): Promise<ToolOutput>
 }
 
-/** A tool's result; `text` is its JSON when the tool already holds it as text (not serialised twice). */
-export interface ToolOutput {
-  value: Record<string, unknown>
-  text?: string
-}
+/**
+ * A tool's result: a value, or `json` when the tool already holds its result as JSON text of an
+ * object (a page or a record from PostgreSQL), which then reaches the reply unparsed (raw-json.ts).
+ */
+export type ToolOutput = { value: Record<string, unknown> } | { json: string }
 
 /**
  * Tool annotations (hints for hosts, e.g. whether to ask before running): reads; writes that only
@@ -132,8 +135,9 @@ export function withErrorShape(success: JsonSchema): JsonSchema {
   }
 }
 
-export function success(structured: Record<string, unknown>, text = JSON.stringify(structured)): CallToolResult {
-  return { content: [{ type: 'text', text }], structuredContent: structured }
+export function success(ctx: ToolContext, out: ToolOutput): CallToolResult {
+  if ('json' in out) return ctx.replies.result(out.json)
+  return { content: [{ type: 'text', text: JSON.stringify(out.value) }], structuredContent: out.value }
 }
 
 export function failure(problem: ProblemError): CallToolResult {
@@ -149,8 +153,7 @@ export async function runTool(tool: McpTool, ctx: ToolContext, args: Args): Prom
     const missing = tool.scopes(args).filter((s) => !ctx.auth.scopes.has(s))
     if (missing.length) throw new Forbidden(`This call needs the scope ${missing.join(' and ')}.`, 'insufficient_scope')
     check(tool.inputSchema, args)
-    const out = await tool.run(ctx, args)
-    return success(out.value, out.text)
+    return success(ctx, await tool.run(ctx, args))
   } catch (err) {
     if (err instanceof ProblemError && err.status < 500) return failure(err)
     ctx.log.error({ err, tool: tool.name }, 'MCP tool failed')

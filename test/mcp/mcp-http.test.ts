@@ -118,6 +118,37 @@ describe.each(await targets())('/mcp over HTTP on %s', (target) => {
     expect((await read.json()).result.structuredContent).toEqual({ data: [], next_cursor: null, has_more: false })
   })
 
+  it('answers pages and records as structured content with the same JSON as text, as REST reads them, in batches too', async () => {
+    const tricky = ['Quote " and backslash \\', 'Line\nbreak\ttab', 'Snow ☃ and 😀', '{"$cairn:raw":0}']
+    const ids: string[] = []
+    for (const name of tricky) {
+      const res = await world.a.request({ method: 'POST', url: '/api/v1/accounts', payload: { name, description: `${name} — described` } })
+      expect(res.statusCode).toBe(201)
+      ids.push(JSON.parse(res.body).id)
+    }
+    const token = await tokenFor(world, 'a', 'crm:read')
+    const stackTraceLimit = Error.stackTraceLimit
+    const batch = await postMcp(
+      world.mcpUrl,
+      [rpc('tools/call', { name: 'list_records', arguments: { kind: 'account', limit: 3 } }, 1), rpc('tools/call', { name: 'get_record', arguments: { kind: 'account', id: ids[0] } }, 2)],
+      { authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-03-26' },
+    )
+    expect(batch.status).toBe(200)
+    // The route builds the SDK's close-time error without a stack, and puts the limit back.
+    expect(Error.stackTraceLimit).toBe(stackTraceLimit)
+    const body = await batch.text()
+    expect(body).not.toContain('$cairn:raw:')
+    const [page, record] = JSON.parse(body) as { id: number; result: { content: { type: string; text: string }[]; structuredContent: unknown } }[]
+    const restPage = JSON.parse((await world.a.request({ method: 'GET', url: '/api/v1/accounts?limit=3' })).body)
+    const restRecord = JSON.parse((await world.a.request({ method: 'GET', url: `/api/v1/accounts/${ids[0]}` })).body)
+    expect([page!.id, record!.id]).toEqual([1, 2])
+    expect(page!.result.structuredContent).toEqual(restPage)
+    expect(JSON.parse(page!.result.content[0]!.text)).toEqual(restPage)
+    expect(record!.result.structuredContent).toEqual(restRecord)
+    expect(JSON.parse(record!.result.content[0]!.text)).toEqual(restRecord)
+    expect(restPage.data.map((a: { name: string }) => a.name)).toEqual([...tricky].reverse().slice(0, 3))
+  })
+
   it('refuses the tokens of a client revoked in Settings -> API on the very next request (C.41)', async () => {
     const token = await tokenFor(world, 'a', 'crm:read')
     expect((await postMcp(world.mcpUrl, rpc('tools/list'), { authorization: `Bearer ${token}` })).status).toBe(200)
