@@ -55,6 +55,13 @@ export function defaultConfig(automaticObjects: readonly string[]): MigrationCon
 export const PAGE_SIZE = 2000
 /** Pages of one object written at the same time (bench/migration.ts: two keep two database cores busy). */
 export const PAGES_IN_FLIGHT = 2
+/**
+ * How long a page's transaction waits for a row lock before it gives up. Pages commit in order, and
+ * a later page waits in the service for the page ahead: if the page ahead waited for a row the later
+ * page holds (a source sending one record in two pages), neither would ever finish, and PostgreSQL
+ * cannot see that deadlock. A normal page waits milliseconds for a lock.
+ */
+export const PAGE_LOCK_TIMEOUT_MS = 60_000
 /** Connect: how long the source platform's consent may take before the state expires. */
 export const CONNECT_STATE_TTL_SECONDS = 15 * 60
 /** How often an idle runner looks for claimable migrations (other processes' work, paused ones coming due). */

@@ -14,7 +14,8 @@ import { targets } from '../helpers/databases.ts'
 import { findMigration } from '../../src/migration/migration.repository.ts'
 import { defaultConfig } from '../../src/migration/migration.defaults.ts'
 import { pageContextOf } from '../../src/migration/import/object-step.ts'
-import { importPage, type PageContext } from '../../src/migration/import/page-import.ts'
+import { importPage, PageLockTimeout, type PageContext } from '../../src/migration/import/page-import.ts'
+import { describeFailure } from '../../src/migration/runner/job-failures.ts'
 import { ALL_SCOPES } from '../../src/shared/auth-context.ts'
 import { analyze, simSettings, sourceTokens } from './helpers.ts'
 
@@ -70,6 +71,30 @@ describe.runIf(onPostgres)('concurrent pages of one object', () => {
     const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the two pages deadlocked')), 10_000))
     return Promise.race([Promise.all([earlier, later]), timeout])
   }
+
+  it('turn a wait on each other into a clear failure after the lock timeout, not a hang (one record in two pages)', async () => {
+    const { orgId, ctx, records } = await pageContext('Account')
+    const short = { ...ctx, lockTimeoutMs: 500 }
+    const repeated = records[0]!
+    // The later page, ready first, writes the repeated record and waits for the page ahead to commit;
+    // the page ahead needs that record's row. Object-step chains pages like this: the later page
+    // waits for the earlier page's own promise, and fails with it.
+    const now = new Date()
+    let chainTo!: (page: Promise<unknown>) => void
+    const later = importPage(short, [repeated, ...records.slice(10)], { after_id: null }, null, now, new Promise((resolve) => (chainTo = resolve)))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const earlier = importPage(short, [repeated, ...records.slice(1, 10)], { after_id: null }, null, now)
+    chainTo(earlier)
+    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the two pages hung')), 10_000))
+    const outcomes = await Promise.race([Promise.allSettled([earlier, later]), timeout])
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected'])
+    const error = (outcomes[0] as PromiseRejectedResult).reason
+    expect(error).toBeInstanceOf(PageLockTimeout)
+    expect(describeFailure(error, 'import')).toEqual({ kind: 'failed', reason: expect.stringMatching(/^A page of Account waited more than 1 s for records another write held .* a new migration of the same source updates them/) })
+    // Neither page left anything behind.
+    const accounts = await sql<{ n: number }>`SELECT count(*)::int AS n FROM accounts WHERE org_id = ${orgId}`.execute(h.app.db)
+    expect(accounts.rows[0]!.n).toBe(0)
+  }, 30_000)
 
   it('commit in order even when the later page is ready first (no deadlock on the case-number row)', async () => {
     const { orgId, ctx, records } = await pageContext('Case')

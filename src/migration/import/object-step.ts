@@ -10,7 +10,7 @@ import { kindsByName } from '../../records/kinds/index.ts'
 import type { AuthContext } from '../../shared/auth-context.ts'
 import { compileMapping } from '../mapping/transform-record.ts'
 import { effectiveMappings } from '../mapping/effective-mapping.ts'
-import { PAGE_SIZE, PAGES_IN_FLIGHT, STEP_BY_OBJECT } from '../migration.defaults.ts'
+import { PAGE_LOCK_TIMEOUT_MS, PAGE_SIZE, PAGES_IN_FLIGHT, STEP_BY_OBJECT } from '../migration.defaults.ts'
 import type { MigrationConfig, ObjectAnalysis, ReadCheckpoint } from '../migration.types.ts'
 import type { ObjectRow } from '../progress.repository.ts'
 import { readPages } from '../source/record-reader.ts'
@@ -97,6 +97,7 @@ export function pageContextOf(input: Omit<StepInput, 'row' | 'connection' | 'che
     hasLinks,
     emitWebhooks: emit,
     actor: input.actor,
+    lockTimeoutMs: PAGE_LOCK_TIMEOUT_MS,
   }
   const fieldTypes: Record<string, string> = { Id: 'id', CreatedDate: 'datetime' }
   for (const f of analysis.fields) fieldTypes[f.source] = f.source_type

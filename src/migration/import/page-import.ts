@@ -59,6 +59,15 @@ export interface PageContext {
   /** Send record events to webhooks (Configure's option); the importer's own identity as author. */
   emitWebhooks: boolean
   actor: AuthContext
+  /** PAGE_LOCK_TIMEOUT_MS (shorter in tests). */
+  lockTimeoutMs: number
+}
+
+/** A page waited longer than its lock timeout for rows another transaction held (PostgreSQL 55P03). */
+export class PageLockTimeout extends Error {
+  constructor(object: string, ms: number) {
+    super(`A page of ${object} waited more than ${Math.round(ms / 1000)} s for records another write held (usually a source that sent one record in two pages), so nothing of that page was written.`)
+  }
 }
 
 interface Prepared {
@@ -115,8 +124,9 @@ export async function importPage(
   await ctx.db.transaction().execute(async (trx) => {
     // The page, its issues, counts and checkpoint commit or vanish together, so a database crash that
     // loses the last commits loses their checkpoints too and the run reads those pages again: the
-    // commit need not wait for the disk (PostgreSQL's asynchronous commit).
-    await sql`SET LOCAL synchronous_commit TO off`.execute(trx)
+    // commit need not wait for the disk (PostgreSQL's asynchronous commit). A lock wait ends in an
+    // error instead of a hang (PAGE_LOCK_TIMEOUT_MS).
+    await sql`SELECT set_config('synchronous_commit', 'off', true), set_config('lock_timeout', ${String(ctx.lockTimeoutMs)}, true)`.execute(trx)
     let rows = await resolveReferences(trx, ctx, kept, issues, delta)
     mapOwners(ctx, rows)
 
@@ -187,9 +197,13 @@ export async function importPage(
     await insertIssues(trx, ctx.orgId, ctx.migrationId, issues.filter((i) => i.kind !== 'warning'), now)
     await afterPrevious
     await addProgress(trx, ctx.orgId, ctx.migrationId, ctx.object, delta, checkpoint, recordsPerSecond)
+  }).catch((err: unknown) => {
+    throw (err as { code?: unknown })?.code === LOCK_NOT_AVAILABLE ? new PageLockTimeout(ctx.object, ctx.lockTimeoutMs) : err
   })
   return delta
 }
+
+const LOCK_NOT_AVAILABLE = '55P03'
 
 /**
  * Sets every reference it can now (records imported before, through src_id or a link), defers

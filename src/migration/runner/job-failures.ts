@@ -4,6 +4,7 @@
  * Internal errors are logged and described generically (their text may hold anything).
  */
 import { CancelRequested, ClaimLost } from './claim-keeper.ts'
+import { PageLockTimeout } from '../import/page-import.ts'
 import { SourceAuthFailed, SourceQuotaExceeded, SourceRequestFailed, SourceTransient, SourceUnreachable } from '../source/source-errors.ts'
 
 export type Failure =
@@ -25,5 +26,6 @@ export function describeFailure(err: unknown, during: 'analysis' | 'import'): Fa
   if (err instanceof SourceUnreachable) return { kind: 'failed', reason: `The source platform could not be reached: ${err.message}` }
   if (err instanceof SourceTransient) return { kind: 'failed', reason: `The source platform kept failing after several retries: ${err.message}` }
   if (err instanceof SourceRequestFailed) return { kind: 'failed', reason: `The source platform answered with an error: ${err.message}` }
+  if (err instanceof PageLockTimeout) return { kind: 'failed', reason: `${err.message} Records imported so far are kept; a new migration of the same source updates them rather than duplicating them.` }
   return { kind: 'internal', reason: `The ${during} stopped on an internal error; the details are in the service log. Records imported so far are kept.` }
 }
