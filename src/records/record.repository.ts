@@ -22,6 +22,8 @@ export interface ListOptions {
   filters: { field: FieldDef; value: unknown }[]
   q?: string
   updatedSince?: string
+  /** Only these record ids (the `ids` filter). */
+  ids?: string[]
   /** Extra equality conditions fixed by the route (comments of one case). */
   parent?: { column: string; value: string }
 }
@@ -46,6 +48,7 @@ export async function listRecordsPage(executor: Executor, orgId: string, kind: R
   if (opts.parent) conditions.push(`r.${opts.parent.column} = ${param(opts.parent.value, 'uuid')}`)
   for (const { field, value } of opts.filters) conditions.push(`r.${field.name} = ${param(value, SQL_TYPES[field.type])}`)
   if (opts.updatedSince) conditions.push(`r.updated_at >= ${param(opts.updatedSince, 'timestamptz')}`)
+  if (opts.ids) conditions.push(`r.id = ANY(${param(opts.ids, 'uuid[]')})`)
   if (opts.q) {
     const pattern = param(`%${escapeLike(opts.q)}%`)
     conditions.push(`(${kind.fields.filter((f) => f.search).map((f) => `r.${f.name} ILIKE ${pattern}`).join(' OR ')})`)

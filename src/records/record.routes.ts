@@ -37,6 +37,7 @@ export function listOptionsFrom(kind: RecordKind, query: Record<string, unknown>
     cursor: query.cursor as string | undefined,
     q: query.q as string | undefined,
     updatedSince: query.updated_since as string | undefined,
+    ids: typeof query.ids === 'string' ? query.ids.split(',') : undefined,
     filters: filterableFields(kind)
       .filter((f) => query[f.name] !== undefined)
       .map((field) => ({ field, value: query[field.name] })),

@@ -6,8 +6,9 @@ import type { FieldDef, RecordKind } from './record-kind.ts'
 
 type Schema = Record<string, unknown>
 
+const UUID_TEXT = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}'
 /** Strict UUID text: Ajv's `uuid` format alone also admits a `urn:uuid:` prefix. */
-export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$'
+export const UUID_PATTERN = `^${UUID_TEXT}$`
 export const uuidSchema: Schema = { type: 'string', format: 'uuid', pattern: UUID_PATTERN }
 
 export const MAX_CUSTOM_FIELDS = 200
@@ -116,6 +117,15 @@ export const cursorSchema: Schema = {
   description: 'The next_cursor of the previous page (the id of its last record).',
 }
 
+/** At most this many ids in one `ids` filter (a page of references in the app is at most 100). */
+export const MAX_IDS_FILTER = 100
+/** `ids=<uuid>,<uuid>,...`: one query string value, so it fits any client's URL building. */
+export const idsFilterSchema: Schema = {
+  type: 'string',
+  pattern: `^${UUID_TEXT}(,${UUID_TEXT}){0,${MAX_IDS_FILTER - 1}}$`,
+  description: `Only the records with these ids: 1-${MAX_IDS_FILTER} comma-separated UUIDs (ids not found, or of another organization, are simply absent).`,
+}
+
 export function filterableFields(kind: RecordKind): FieldDef[] {
   return kind.fields.filter((f) => f.filter)
 }
@@ -126,6 +136,7 @@ export function listQuerySchema(kind: RecordKind): Schema {
     cursor: cursorSchema,
     q: { type: 'string', minLength: 1, maxLength: 200, description: 'Case-insensitive search in ' + kind.fields.filter((f) => f.search).map((f) => f.name).join(', ') },
     updated_since: { type: 'string', format: 'date-time', description: 'Only records updated at or after this time.' },
+    ids: idsFilterSchema,
   }
   for (const f of filterableFields(kind)) properties[f.name] = describe(f, valueSchema(f.type === 'decimal' ? { ...f, type: 'string' } : f))
   return { type: 'object', additionalProperties: false, properties }

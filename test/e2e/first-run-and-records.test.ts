@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { targets } from '../helpers/databases.ts'
-import { ensureWebBuild, launchChromium, signIn, startE2eService, watchFailures, type E2eService } from './harness.ts'
+import { ensureWebBuild, launchChromium, shot, signIn, startE2eService, watchFailures, type E2eService } from './harness.ts'
 
 /** expect.poll with room for a loaded machine (two cores shared with other test files). */
 const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 15_000 })
@@ -111,6 +111,31 @@ describe.each(await targets())('first run and records in the browser on %s', (ta
     // The new contact is in the list.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' }).click()
     await page.getByRole('link', { name: /Grace Hopper/ }).waitFor()
+  })
+
+  it('shows the accounts of a contacts table from one batched request, not one request per account', async () => {
+    const me = await page.request.get(`${svc.url}/api/v1/me`)
+    const csrf = ((await me.json()) as { csrf_token: string }).csrf_token
+    const accounts = ((await (await page.request.get(`${svc.url}/api/v1/accounts?limit=12&q=${encodeURIComponent('Account 0')}`)).json()) as { data: { id: string; name: string }[] }).data
+    expect(accounts).toHaveLength(9)
+    for (const [i, account] of accounts.entries()) {
+      const res = await page.request.post(`${svc.url}/api/v1/contacts`, {
+        data: { last_name: `Linked ${i}`, account_id: account.id },
+        headers: { 'x-csrf-token': csrf, origin: svc.url },
+      })
+      expect(res.status(), await res.text()).toBe(201)
+    }
+    const accountRequests: string[] = []
+    const count = (req: { url(): string }) => void (new URL(req.url()).pathname.startsWith('/api/v1/accounts') && accountRequests.push(req.url()))
+    page.on('request', count)
+    // A fresh load, so no account is in the query cache yet.
+    await page.goto(`${svc.url}/app/contacts`)
+    const table = page.locator('table:not([aria-busy])')
+    for (const account of accounts) await table.getByRole('link', { name: account.name, exact: true }).waitFor()
+    page.off('request', count)
+    expect(accountRequests).toHaveLength(1)
+    expect(new URL(accountRequests[0]!).searchParams.get('ids')!.split(',').sort()).toEqual(accounts.map((a) => a.id).sort())
+    await shot(page, 'contacts-with-accounts')
   })
 
   it('saw no 5xx and no page errors', () => {

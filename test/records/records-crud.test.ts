@@ -174,6 +174,30 @@ describe.each(await targets())('records CRUD on %s', (target) => {
     expect(badStage.statusCode).toBe(400)
   })
 
+  it('lists only the records named by ids (up to 100), never another organization\'s, keeping the paging rules', async () => {
+    const created = []
+    for (const name of ['One', 'Two', 'Three']) created.push(await createVia(admin, 'account', { name }))
+    const other = await createOrgWithAdmin(ctx.app, 'Other Org')
+    const theirs = await createVia(other, 'account', { name: 'Theirs' })
+    const missing = '0190d3c0-0000-7000-8000-000000000000'
+    const ids = [created[0].id, created[2].id, theirs.id, missing].join(',')
+    const page = json(await admin.request({ method: 'GET', url: `/api/v1/accounts?ids=${ids}` }))
+    expect(page.data.map((a: any) => a.name)).toEqual(['Three', 'One'])
+    const first = json(await admin.request({ method: 'GET', url: `/api/v1/accounts?ids=${ids}&limit=1` }))
+    expect(first.data.map((a: any) => a.name)).toEqual(['Three'])
+    const rest = json(await admin.request({ method: 'GET', url: `/api/v1/accounts?ids=${ids}&limit=1&cursor=${first.next_cursor}` }))
+    expect([rest.data.map((a: any) => a.name), rest.has_more]).toEqual([['One'], false])
+    const withQ = json(await admin.request({ method: 'GET', url: `/api/v1/accounts?ids=${ids}&q=thr` }))
+    expect(withQ.data.map((a: any) => a.name)).toEqual(['Three'])
+    const hundred = Array.from({ length: 100 }, () => missing).join(',')
+    expect((await admin.request({ method: 'GET', url: `/api/v1/accounts?ids=${hundred}` })).statusCode).toBe(200)
+    for (const bad of [`${hundred},${missing}`, 'nope', `${missing},`, `${missing},,${missing}`, '', `urn:uuid:${missing}`]) {
+      const res = await admin.request({ method: 'GET', url: `/api/v1/accounts?ids=${encodeURIComponent(bad)}` })
+      expect(res.statusCode, bad.slice(0, 60)).toBe(400)
+      expect(json(res).errors[0].field).toBe('ids')
+    }
+  })
+
   it('validates limit and cursor as decisions.md says', async () => {
     for (const limit of ['0', '201', '-1', '1.5', 'abc', '']) {
       const res = await admin.request({ method: 'GET', url: `/api/v1/accounts?limit=${limit}` })

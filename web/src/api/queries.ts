@@ -3,6 +3,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { api, queryString, setCsrfToken, type Page } from './client.ts'
 import type { CrmRecord, RecordKind } from '../kinds.ts'
+import { batchedRecord } from './record-batch.ts'
 
 export interface Me {
   user: { id: string; email: string; name: string } | null
@@ -73,6 +74,11 @@ export function useRecord(kind: RecordKind, id: string | null | undefined) {
     enabled: Boolean(id),
     staleTime: 30_000,
   })
+}
+
+/** A record named by a reference (tables, chips): fetched with the others of its tick (record-batch.ts). */
+export function useReferencedRecord(kind: RecordKind, id: string) {
+  return useQuery({ queryKey: recordKey(kind, id), queryFn: () => batchedRecord(kind, id), staleTime: 30_000 })
 }
 
 /** After a change: put the fresh record in the cache and refetch every list of its kind. */

@@ -1,13 +1,13 @@
-// A link to a referenced record, labelled with that record's title (fetched and cached).
+// A link to a referenced record, labelled with that record's title (fetched in batches and cached).
 import { Anchor, Skeleton, Text } from '@mantine/core'
 import { Link } from 'react-router'
 import { kindsByName } from '../../../../src/records/kinds/index.ts'
-import { useRecord } from '../../api/queries.ts'
+import { useReferencedRecord } from '../../api/queries.ts'
 import { recordTitle, type KindName } from '../../kinds.ts'
 
 export function ReferenceLink({ kindName, id }: { kindName: KindName; id: string }) {
   const kind = kindsByName[kindName]
-  const record = useRecord(kind, id)
+  const record = useReferencedRecord(kind, id)
   if (record.isPending) return <Skeleton height={14} width={120} radius="sm" />
   if (record.isError) {
     return (
