@@ -32,7 +32,9 @@ const PORT = 3740
 const TABLES = ['accounts', 'contacts', 'cases', 'case_comments', 'activities']
 
 function startSimulator(): Promise<{ child: ChildProcess; url: string; sandboxLoginUrl: string }> {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'tools/source-sim/main.ts'), '--port', '0', '--dataset', 'generated', '--accounts', String(ACCOUNTS)], {
+  // BENCH_SIM_NODE_FLAGS adds flags to the simulator's node, e.g. --cpu-prof --cpu-prof-dir=/tmp/simprof.
+  const flags = (process.env.BENCH_SIM_NODE_FLAGS ?? '').split(' ').filter(Boolean)
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...flags, path.join(ROOT, 'tools/source-sim/main.ts'), '--port', '0', '--dataset', 'generated', '--accounts', String(ACCOUNTS)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   return new Promise((resolve, reject) => {
