@@ -1,7 +1,7 @@
 /**
- * The MCP server of one request: the SDK's McpServer with every tool and the record resources.
- * Built per request (the SDK's stateless pattern), so any service process answers any request and
- * no session lives in memory; the caller's organization and scopes arrive with each message.
+ * The MCP server: the SDK's McpServer with every tool and the record resources. It holds no caller
+ * or session state (the caller's organization and scopes arrive with each request), so any service
+ * process answers any request; the route keeps idle servers for reuse (mcp.routes.ts).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js'

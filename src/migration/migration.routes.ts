@@ -61,9 +61,12 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
     return m
   }
   const accepted = async (reply: FastifyReply, orgId: string, id: string) => {
+    // The migration as accepted (`analyzing`, `running`): read before the runner is woken, which can
+    // finish a small analysis before a later read, so the answer would skip the state it promises.
+    const acceptedView = await view(orgId, id)
     opts.wake()
     reply.header('location', `/api/v1/migration/${id}`)
-    return reply.status(202).send(await view(orgId, id))
+    return reply.status(202).send(acceptedView)
   }
 
   app.post(
