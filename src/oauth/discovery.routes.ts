@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify'
 import { SUPPORTED_SCOPES } from './oauth.defaults.ts'
 import { resourcesOf } from './resource.ts'
-import { metadataDocumentsEnabled } from './metadata-document.ts'
 
 export function authorizationServerMetadata(issuer: string, options: { registration: boolean; metadataDocuments: boolean }) {
   return {
@@ -48,7 +47,7 @@ export async function discoveryRoutes(app: FastifyInstance, opts: { registration
   const send = (reply: import('fastify').FastifyReply, body: unknown) => reply.type('application/json').header('cache-control', 'public, max-age=300').send(json(body))
 
   app.get('/.well-known/oauth-authorization-server', { schema: { hide: true } }, async (_req, reply) =>
-    send(reply, authorizationServerMetadata(issuer, { registration: opts.registrationEnabled, metadataDocuments: metadataDocumentsEnabled })),
+    send(reply, authorizationServerMetadata(issuer, { registration: opts.registrationEnabled, metadataDocuments: app.config.oauthMetadataDocuments })),
   )
   app.get('/.well-known/oauth-protected-resource', { schema: { hide: true } }, async (_req, reply) => send(reply, protectedResourceMetadata(resources.api, issuer)))
   app.get('/.well-known/oauth-protected-resource/mcp', { schema: { hide: true } }, async (_req, reply) => send(reply, protectedResourceMetadata(resources.mcp, issuer)))

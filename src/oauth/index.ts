@@ -10,7 +10,6 @@ import { tokenRoutes } from './token/token.routes.ts'
 import { registrationRoutes } from './registration.routes.ts'
 import { revocationRoutes } from './revocation.routes.ts'
 import { discoveryRoutes } from './discovery.routes.ts'
-import { setMetadataDocumentsEnabled } from './metadata-document.ts'
 
 export { settingsRoutes } from './settings.routes.ts'
 export { makeBearerVerifier, bearerChallenge } from './bearer.ts'
@@ -19,8 +18,7 @@ export { createOrgClient } from './client.service.ts'
 
 /** Public endpoints of the authorization server (outside /api/v1, no bearer hook). */
 export async function oauthServer(app: FastifyInstance, opts: { clock: Clock }): Promise<void> {
-  const { oauthDynamicRegistration, oauthMetadataDocuments } = app.config
-  setMetadataDocumentsEnabled(oauthMetadataDocuments)
+  const { oauthDynamicRegistration } = app.config
   await app.register(authorizeRoutes, { clock: opts.clock })
   await app.register(discoveryRoutes, { registrationEnabled: oauthDynamicRegistration })
   await app.register(

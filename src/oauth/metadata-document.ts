@@ -14,11 +14,6 @@ import { redirectUriProblem } from './redirect-uri.ts'
 const REFRESH_AFTER_MS = 3600 * 1000
 const MAX_DOCUMENT_BYTES = 16 * 1024
 
-export let metadataDocumentsEnabled = true
-export function setMetadataDocumentsEnabled(on: boolean): void {
-  metadataDocumentsEnabled = on
-}
-
 function documentProblem(url: string, doc: unknown): string | null {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return 'is not a JSON object'
   const d = doc as Record<string, unknown>
@@ -30,8 +25,9 @@ function documentProblem(url: string, doc: unknown): string | null {
   return null
 }
 
-export async function resolveMetadataDocumentClient(db: Kysely<DB>, url: string, options: { allowPrivate: boolean }) {
-  if (!metadataDocumentsEnabled) throw new InvalidClientRequest('Client ID Metadata Documents are turned off on this server.')
+/** `enabled`: the operator's OAUTH_METADATA_DOCUMENTS; `allowPrivate`: ALLOW_PRIVATE_OUTBOUND. */
+export async function resolveMetadataDocumentClient(db: Kysely<DB>, url: string, options: { enabled: boolean; allowPrivate: boolean }) {
+  if (!options.enabled) throw new InvalidClientRequest('Client ID Metadata Documents are turned off on this server.')
   let parsed: URL
   try {
     parsed = new URL(url)

@@ -40,17 +40,22 @@ afterAll(() => server?.close())
 describe.each(await targets())('Client ID Metadata Documents on %s', (target) => {
   let h: OAuthHarness
   let strict: OAuthHarness
+  /** Built last: its setting must stay its own (it once was process-wide and turned `h` off too). */
+  let off: OAuthHarness
   beforeAll(async () => {
     h = await createHarness(target, { ALLOW_PRIVATE_OUTBOUND: 'true' })
     strict = await createHarness(target, { ALLOW_PRIVATE_OUTBOUND: 'false' })
+    off = await createHarness(target, { ALLOW_PRIVATE_OUTBOUND: 'true', OAUTH_METADATA_DOCUMENTS: 'false' })
   })
   afterAll(async () => {
     await closeHarness(h)
     await closeHarness(strict)
+    await closeHarness(off)
   })
   beforeEach(async () => {
     await resetHarness(h)
     await resetHarness(strict)
+    await resetHarness(off)
   })
 
   it('uses a valid document as a public client through the whole flow', async () => {
@@ -89,13 +94,26 @@ describe.each(await targets())('Client ID Metadata Documents on %s', (target) =>
     expect(res.body).toContain(message)
   })
 
-  it('never fetches a document from a private address unless the operator allows it', async () => {
-    documents.set(`/${target}/private.json`, { client_id: `${base}/${target}/private.json`, client_name: 'P', redirect_uris: ['https://a.test/cb'] })
-    const admin = await createOrgWithAdmin(strict.app)
+  /** Publishes a valid document, asks `harness` to authorize with it: refused with `reason`, never fetched. */
+  async function refusedUnfetched(harness: OAuthHarness, name: string, reason: string) {
+    const clientId = `${base}/${target}/${name}.json`
+    documents.set(`/${target}/${name}.json`, { client_id: clientId, client_name: name, redirect_uris: ['https://a.test/cb'] })
+    const admin = await createOrgWithAdmin(harness.app)
     const before = hits
-    const res = await getAuthorize(strict.app, admin, authorizeParams({ client_id: `${base}/${target}/private.json` }, pkce(), { redirect_uri: 'https://a.test/cb' }))
+    const res = await getAuthorize(harness.app, admin, authorizeParams({ client_id: clientId }, pkce(), { redirect_uri: 'https://a.test/cb' }))
     expect(res.statusCode).toBe(400)
-    expect(res.body).toContain('private or reserved address')
+    expect(res.body).toContain(reason)
     expect(hits).toBe(before)
+  }
+
+  it('never fetches a document from a private address unless the operator allows it', async () => {
+    await refusedUnfetched(strict, 'private', 'private or reserved address')
+  })
+
+  it('refuses https client_ids where the operator turned documents off, and says so in discovery, without touching other apps', async () => {
+    await refusedUnfetched(off, 'off', 'Client ID Metadata Documents are turned off on this server')
+    const discovery = async (app: OAuthHarness['app']) => JSON.parse((await app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' })).body)
+    expect((await discovery(off.app)).client_id_metadata_document_supported).toBe(false)
+    expect((await discovery(h.app)).client_id_metadata_document_supported).toBe(true)
   })
 })

@@ -45,6 +45,8 @@ export interface AuthorizeContext {
   issuer: string
   resources: Resources
   allowPrivateOutbound: boolean
+  /** The operator accepts https client_id URLs (Client ID Metadata Documents). */
+  metadataDocuments: boolean
   now: Date
   // Filled in by the checks, in order:
   client?: ClientView

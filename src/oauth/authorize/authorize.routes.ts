@@ -41,7 +41,7 @@ export async function authorizeRoutes(app: FastifyInstance, opts: { clock: Clock
 
   async function check(request: FastifyRequest, source: Record<string, unknown>, reply: FastifyReply): Promise<AuthorizeContext | null> {
     const { params, repeated } = readAuthorizeParams(source)
-    const ctx: AuthorizeContext = { db: app.db, params, repeated, issuer, resources, allowPrivateOutbound: app.config.allowPrivateOutbound, now: opts.clock.now() }
+    const ctx: AuthorizeContext = { db: app.db, params, repeated, issuer, resources, allowPrivateOutbound: app.config.allowPrivateOutbound, metadataDocuments: app.config.oauthMetadataDocuments, now: opts.clock.now() }
     try {
       await runAuthorizeChecks(ctx)
       return ctx

@@ -12,7 +12,7 @@ export const checkClient: AuthorizeCheck = async (ctx) => {
   if (clientId.length > MAX_PARAM_LENGTH) throw new InvalidClientRequest('client_id is too long.')
   if (clientId.includes('\0')) throw new InvalidClientRequest('This application is not registered here (unknown client_id).') // NUL: a 500 in PostgreSQL
   const row = clientId.startsWith('https://')
-    ? await resolveMetadataDocumentClient(ctx.db, clientId, { allowPrivate: ctx.allowPrivateOutbound })
+    ? await resolveMetadataDocumentClient(ctx.db, clientId, { enabled: ctx.metadataDocuments, allowPrivate: ctx.allowPrivateOutbound })
     : await findClient(ctx.db, clientId)
   if (!row) throw new InvalidClientRequest('This application is not registered here (unknown client_id).')
   if (row.revoked_at) throw new InvalidClientRequest('This application has been revoked by an administrator.')
