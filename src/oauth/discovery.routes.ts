@@ -40,14 +40,14 @@ export function protectedResourceMetadata(resource: string, issuer: string) {
   }
 }
 
-export async function discoveryRoutes(app: FastifyInstance, opts: { registrationEnabled: boolean }): Promise<void> {
+export async function discoveryRoutes(app: FastifyInstance): Promise<void> {
   const issuer = app.config.publicUrl
   const resources = resourcesOf(issuer)
   const json = (body: unknown) => JSON.stringify(body)
   const send = (reply: import('fastify').FastifyReply, body: unknown) => reply.type('application/json').header('cache-control', 'public, max-age=300').send(json(body))
 
   app.get('/.well-known/oauth-authorization-server', { schema: { hide: true } }, async (_req, reply) =>
-    send(reply, authorizationServerMetadata(issuer, { registration: opts.registrationEnabled, metadataDocuments: app.config.oauthMetadataDocuments })),
+    send(reply, authorizationServerMetadata(issuer, { registration: app.config.oauthDynamicRegistration, metadataDocuments: app.config.oauthMetadataDocuments })),
   )
   app.get('/.well-known/oauth-protected-resource', { schema: { hide: true } }, async (_req, reply) => send(reply, protectedResourceMetadata(resources.api, issuer)))
   app.get('/.well-known/oauth-protected-resource/mcp', { schema: { hide: true } }, async (_req, reply) => send(reply, protectedResourceMetadata(resources.mcp, issuer)))

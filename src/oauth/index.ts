@@ -20,7 +20,7 @@ export { createOrgClient } from './client.service.ts'
 export async function oauthServer(app: FastifyInstance, opts: { clock: Clock }): Promise<void> {
   const { oauthDynamicRegistration } = app.config
   await app.register(authorizeRoutes, { clock: opts.clock })
-  await app.register(discoveryRoutes, { registrationEnabled: oauthDynamicRegistration })
+  await app.register(discoveryRoutes)
   await app.register(
     async (api) => {
       // Body parsing failures (a non-form or unknown media type, malformed or oversize body) answer

@@ -100,7 +100,7 @@ export async function upsertRows(
     sql`CAST(${arrayLiteral(rows.map((r) => r.id))} AS uuid[])`,
     sql`CAST(${arrayLiteral(rows.map((r) => r.src_id))} AS text[])`,
     sql`CAST(${arrayLiteral(rows.map((r) => r.created_at.toISOString()))} AS timestamptz[])`,
-    sql`CAST(${arrayLiteral(rows.map((r) => JSON.stringify(r.custom_fields)))} AS jsonb[])`,
+    sql`CAST(${arrayLiteral(rows.map((r) => r.custom_fields))} AS jsonb[])`,
     ...columnArrays(columns, rows).map((literal, i) => sql`CAST(${literal} AS ${sql.raw(columns[i].sqlType)}[])`),
   ]
   const aliases = [sql`id`, sql`src_id`, sql`created_at`, sql`custom_fields`, ...columns.map((c) => ident(c.name))]

@@ -4,8 +4,7 @@
 // list's `ids` filter (docs/api.md), 100 per request.
 import { api, ApiError, type Page } from './client.ts'
 import type { CrmRecord, RecordKind } from '../kinds.ts'
-
-const MAX_IDS = 100
+import { MAX_IDS_FILTER as MAX_IDS } from '../../../src/records/record.schemas.ts'
 
 interface Waiter {
   resolve: (record: CrmRecord) => void
