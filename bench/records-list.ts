@@ -36,7 +36,7 @@ async function seed(url: string): Promise<{ orgId: string; userId: string }> {
   if (have !== TOTAL || !big) {
     console.log(`Seeding ${fmt(TOTAL)} opportunities over ${ORGS} organizations...`)
     const t0 = performance.now()
-    await client.query('TRUNCATE organizations, users CASCADE')
+    await client.query('TRUNCATE organizations, users, opportunities CASCADE')
     const orgs: { orgId: string; userId: string }[] = []
     for (let i = 0; i < ORGS; i++) orgs.push(await createOrganizationWithAdmin(database.db, { name: `Bench ${i}`, adminEmail: `bench${i}@bench.test`, adminPassword: 'bench-password' }))
     const rest = Math.floor((TOTAL - BIG_ORG) / (ORGS - 1))

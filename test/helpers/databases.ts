@@ -69,7 +69,9 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   }
 }
 
-const TENANT_TABLES = ['organizations', 'users', 'sign_in_failures']
+// Record tables are named: they do not reference organizations (migration 0006), so the cascade
+// from organizations does not reach every one of them.
+const TENANT_TABLES = ['organizations', 'users', 'sign_in_failures', 'accounts', 'contacts', 'opportunities', 'leads', 'products', 'cases', 'case_comments', 'activities']
 
 export async function createTestDatabase(target: TargetName): Promise<TestDatabase> {
   let database: Database
@@ -88,7 +90,7 @@ export async function createTestDatabase(target: TargetName): Promise<TestDataba
     database,
     url,
     async reset() {
-      // Everything hangs off organizations and users (ON DELETE CASCADE), so this empties the tenant data.
+      // Everything else hangs off these (ON DELETE CASCADE), so this empties the tenant data.
       // The app's background pollers (webhook deliveries, migrations) lock tables too; TRUNCATE's
       // ACCESS EXCLUSIVE locks can meet one in a deadlock, which PostgreSQL breaks by failing one side.
       for (let attempt = 1; ; attempt++) {
