@@ -107,6 +107,29 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
 }
 
+/**
+ * CPU seconds of every process named `command` (e.g. the local PostgreSQL's postmaster and
+ * backends), including those of its children that have exited (fields 16 and 17, which the
+ * postmaster collects from backends that ended).
+ */
+export function cpuSecondsOfCommand(command: string): number {
+  let ticks = 0
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat: string
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+    } catch {
+      continue // ended meanwhile
+    }
+    const close = stat.lastIndexOf(') ')
+    if (stat.slice(stat.indexOf('(') + 1, close) !== command) continue
+    const fields = stat.slice(close + 2).split(' ')
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
+  }
+  return ticks / CLOCK_TICKS
+}
+
 export interface LoadResult {
   rps: number
   /** Requests completed in the round. */

@@ -22,7 +22,7 @@ import { createOrganizationWithAdmin } from '../src/orgs/org.service.ts'
 import { createSession, findSession, SESSION_COOKIE } from '../src/orgs/session.service.ts'
 import type { SourceSim } from '../tools/source-sim/main.ts'
 import { login } from '../test/source-sim/helpers.ts'
-import { ensureDatabase, fmt, ROOT, startServiceProcess } from './lib.ts'
+import { cpuSeconds, cpuSecondsOfCommand, ensureDatabase, fmt, ROOT, startServiceProcess } from './lib.ts'
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000)
 // The imported objects per account of the generator (tools/source-sim/data/gen-plan.ts): 1 account,
@@ -98,6 +98,9 @@ async function main() {
     const seen: Array<{ processed: number; rss: number }> = []
     let peak = rssAtStart
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100)
+    // CPU seconds per process over the run: the three share this machine's cores.
+    const cpu = () => ({ service: cpuSeconds(pid), simulator: cpuSeconds(sim.child.pid!), postgres: cpuSecondsOfCommand('postgres') })
+    const cpuBefore = cpu()
     m = await api('POST', '/api/v1/migration/run', { migration_id: m.id })
     console.log(`\n  import (default configuration: ${m.config.objects.join(', ')})`)
     while (!['completed', 'completed_with_errors', 'failed', 'cancelled'].includes(m.status)) {
@@ -109,6 +112,7 @@ async function main() {
         console.log(`    ${fmt(seen.at(-1)!.processed).padStart(9)} records: RSS ${fmt(rss)} MB`)
       }
     }
+    const cpuAfter = cpu()
     clearInterval(sampler)
     if (m.status === 'failed' || m.status === 'cancelled') throw new Error(`run ${m.status}: ${m.status_reason}`)
     const seconds = (Date.parse(m.finished_at) - Date.parse(m.started_at)) / 1000
@@ -120,6 +124,13 @@ async function main() {
     }
     console.log(`  end to end: ${fmt(imported)} records in ${fmt(seconds, 1)} s = ${fmt(rate)} records/s   (${m.status}; ${fmt(m.totals.failed)} failed, ${fmt(m.totals.warnings)} warnings)`)
     console.log(`  service RSS: ${fmt(rssAtStart)} MB before the run, peak ${fmt(peak)} MB`)
+    const used = Object.fromEntries(Object.entries(cpuAfter).map(([k, v]) => [k, v - cpuBefore[k as keyof typeof cpuBefore]]))
+    const total = used.service + used.simulator + used.postgres
+    const perRecord = (s: number) => `${fmt((s * 1e6) / imported)} µs`
+    console.log(
+      `  CPU per record: service ${perRecord(used.service)}, simulator ${perRecord(used.simulator)}, PostgreSQL ${perRecord(used.postgres)}; ` +
+        `total ${perRecord(total)} (${fmt(total / seconds, 2)} of ${os.cpus().length} cores busy on average)`,
+    )
 
     // Baseline: the same rows, COPY-ed into copies of the same tables.
     const client = new pg.Client({ connectionString: url })

@@ -1,11 +1,11 @@
 /**
- * The import sends each column of a page as one array literal (batch-writer.ts `arrayLiteral`).
+ * The import sends each column of a page as one array literal (array-literal.ts).
  * Every value must reach PostgreSQL exactly as it was: read back through each column type the
  * import writes, on both databases, with the values that need quoting or escaping.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
-import { arrayLiteral } from '../../src/migration/import/batch-writer.ts'
+import { arrayLiteral } from '../../src/migration/import/array-literal.ts'
 import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
 
 const TEXTS = [

@@ -8,6 +8,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import type { FieldDef, RecordKind } from '../../records/record-kind.ts'
 import { recordJsonText, SQL_TYPES } from '../../records/record-sql.ts'
+import { arrayLiteral } from './array-literal.ts'
 
 type Executor = Kysely<DB>
 
@@ -46,31 +47,6 @@ export function columnsOf(kind: RecordKind, names: readonly string[]): WriteColu
 
 const ident = (name: string) => sql.ref(name)
 
-// Elements made only of these characters never need quotes in an array literal (no delimiter,
-// brace, quote, backslash or white space); "NULL" in any case would read as a null, so it is quoted.
-const BARE = /^[A-Za-z0-9_.:@+-]+$/
-const NEEDS_ESCAPE = /["\\]/g
-
-/**
- * The text of a PostgreSQL array literal of `values` (what `pg` sends for a JS array), written here
- * because `pg` quotes and concatenates element by element, which showed in the import's profile:
- * ids, numbers, dates and codes go bare, the rest are quoted with `"` and `\` escaped.
- */
-export function arrayLiteral(values: readonly unknown[]): string {
-  const parts = new Array<string>(values.length)
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]
-    if (v === null || v === undefined) {
-      parts[i] = 'NULL'
-      continue
-    }
-    const s = typeof v === 'string' ? v : v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v)
-    if (BARE.test(s) && !(s.length === 4 && s.toLowerCase() === 'null')) parts[i] = s
-    else parts[i] = `"${s.replace(NEEDS_ESCAPE, '\\$&')}"`
-  }
-  return `{${parts.join(',')}}`
-}
-
 /**
  * The page as one array per column, for `unnest` (PostgreSQL parses typed arrays much faster than a
  * JSON document of rows: 9,000 -> 12,000 contact rows/s measured on the same rows).
@@ -99,11 +75,14 @@ export async function upsertRows(
   const arrays = [
     sql`CAST(${arrayLiteral(rows.map((r) => r.id))} AS uuid[])`,
     sql`CAST(${arrayLiteral(rows.map((r) => r.src_id))} AS text[])`,
-    sql`CAST(${arrayLiteral(rows.map((r) => r.created_at.toISOString()))} AS timestamptz[])`,
-    sql`CAST(${arrayLiteral(rows.map((r) => r.custom_fields))} AS jsonb[])`,
+    // Creation times as epoch milliseconds, made exact in SQL: cheaper on both sides than ISO text.
+    sql`CAST(${arrayLiteral(rows.map((r) => r.created_at.getTime()))} AS bigint[])`,
+    // The custom fields as one JSON array: one JSON.stringify instead of one per record plus
+    // quoting every one of them as an array element (about 5x less of the service's time).
+    sql`ARRAY(SELECT e FROM jsonb_array_elements(CAST(${JSON.stringify(rows.map((r) => r.custom_fields))} AS jsonb)) WITH ORDINALITY AS j(e, n) ORDER BY n)`,
     ...columnArrays(columns, rows).map((literal, i) => sql`CAST(${literal} AS ${sql.raw(columns[i].sqlType)}[])`),
   ]
-  const aliases = [sql`id`, sql`src_id`, sql`created_at`, sql`custom_fields`, ...columns.map((c) => ident(c.name))]
+  const aliases = [sql`id`, sql`src_id`, sql`created_ms`, sql`custom_fields`, ...columns.map((c) => ident(c.name))]
   const updates: RawBuilder<unknown>[] = [
     sql`custom_fields = r.custom_fields || EXCLUDED.custom_fields`,
     sql`updated_at = EXCLUDED.updated_at`,
@@ -113,7 +92,7 @@ export async function upsertRows(
   const selected = columns.map((c) => sql`x.${ident(c.name)}`)
   const upsert = sql`
     INSERT INTO ${sql.raw(kind.table)} AS r (org_id, id, created_at, updated_at, src_id, custom_fields${names.length ? sql`, ${sql.join(names)}` : sql``})
-    SELECT ${orgId}, x.id, x.created_at, ${now}, x.src_id, x.custom_fields${selected.length ? sql`, ${sql.join(selected)}` : sql``}
+    SELECT ${orgId}, x.id, timestamptz 'epoch' + x.created_ms * interval '1 millisecond', ${now}, x.src_id, x.custom_fields${selected.length ? sql`, ${sql.join(selected)}` : sql``}
     FROM unnest(${sql.join(arrays)}) AS x(${sql.join(aliases)})
     ON CONFLICT (org_id, src_id) WHERE src_id IS NOT NULL DO UPDATE SET ${sql.join(updates)}`
   if (options.returnRows || options.returnJson) {

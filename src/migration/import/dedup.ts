@@ -9,6 +9,7 @@ import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import type { KindName, RecordKind } from '../../records/record-kind.ts'
 import type { DedupAction, MigrationConfig } from '../migration.types.ts'
+import { arrayLiteral } from './array-literal.ts'
 
 type Executor = Kysely<DB>
 
@@ -57,7 +58,7 @@ export async function findDuplicates(
   if (wanted.length) {
     const r = await sql<{ k: string; id: string }>`
       SELECT DISTINCT ON (k) ${sql.raw(rule.sqlKey)} AS k, id FROM ${sql.raw(kind.table)}
-      WHERE org_id = ${orgId} AND ${sql.raw(rule.sqlKey)} = ANY(${wanted}::text[])
+      WHERE org_id = ${orgId} AND ${sql.raw(rule.sqlKey)} = ANY(CAST(${arrayLiteral(wanted)} AS text[]))
       ORDER BY k, id`.execute(db)
     for (const row of r.rows) existing.set(row.k, row.id)
   }
