@@ -56,10 +56,15 @@ export async function findDuplicates(
   const wanted = [...new Set(keys.filter((k): k is string => k !== null))]
   const existing = new Map<string, string>()
   if (wanted.length) {
+    // One index lookup per key, the earliest matching record each, whatever the table's statistics
+    // say (see knownSourceIds in references.ts for why not `= ANY(keys)`).
     const r = await sql<{ k: string; id: string }>`
-      SELECT DISTINCT ON (k) ${sql.raw(rule.sqlKey)} AS k, id FROM ${sql.raw(kind.table)}
-      WHERE org_id = ${orgId} AND ${sql.raw(rule.sqlKey)} = ANY(CAST(${arrayLiteral(wanted)} AS text[]))
-      ORDER BY k, id`.execute(db)
+      SELECT w.k, d.id FROM unnest(CAST(${arrayLiteral(wanted)} AS text[])) AS w(k)
+      CROSS JOIN LATERAL (
+        SELECT id FROM ${sql.table(kind.table)}
+        WHERE org_id = ${orgId} AND ${sql.ref(rule.field)} IS NOT NULL AND ${sql.raw(rule.sqlKey)} = w.k
+        ORDER BY id LIMIT 1
+      ) d`.execute(db)
     for (const row of r.rows) existing.set(row.k, row.id)
   }
   const firstInPage = new Map<string, string>()
