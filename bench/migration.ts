@@ -10,6 +10,7 @@
  *
  *   npm run bench:migration                       (BENCH_RECORDS=1000000 by default)
  *   BENCH_RECORDS=100000 npm run bench:migration  (a shorter run)
+ *   BENCH_BASELINES=off ...                        (the import only, for comparing variants)
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -132,6 +133,7 @@ async function main() {
         `total ${perRecord(total)} (${fmt(total / seconds, 2)} of ${os.cpus().length} cores busy on average)`,
     )
 
+    if (process.env.BENCH_BASELINES === 'off') return // experiments comparing import variants only
     // Baseline: the same rows, COPY-ed into copies of the same tables.
     const client = new pg.Client({ connectionString: url })
     await client.connect()

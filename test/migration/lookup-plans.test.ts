@@ -1,7 +1,8 @@
 /**
- * A page's lookups (source ids, deduplication keys) read only the index entries of the ids they
- * look for, whatever the planner's statistics say. The contacts table here holds 30,000 rows of one
- * organization and was never analyzed, as an import's own tables are mid-run; the earlier
+ * A page's lookups (source ids, deduplication keys, case numbers) read only the index entries of the
+ * ids they look for, whatever the planner's statistics say. The contacts and cases tables here hold
+ * 30,000 rows each of one organization and were never analyzed, as an import's own tables are
+ * mid-run; the earlier
  * `src_id = ANY(ids)` form read every row of the organization for each page there.
  * Counted with PostgreSQL's per-transaction statistics of the table and its indexes: a few entries
  * per id (index entry, row), against the 30,000 of reading the organization.
@@ -9,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../src/db/database.ts'
+import { assignCaseNumbers } from '../../src/migration/import/case-numbers.ts'
 import { findDuplicates } from '../../src/migration/import/dedup.ts'
 import { knownSourceIds, resolveSourceIds } from '../../src/migration/import/references.ts'
 import { kindsByName } from '../../src/records/kinds/index.ts'
@@ -28,20 +30,26 @@ for (const target of await targets()) {
       orgId = (await createOrganizationWithAdmin(tdb.database.db, { name: 'Lookups', adminEmail: 'l@example.com', adminPassword: 'lookup-password' })).orgId
       // No analysis behind the test's back (CI's PostgreSQL may run autovacuum).
       await sql`ALTER TABLE contacts SET (autovacuum_enabled = false)`.execute(tdb.database.db)
+      await sql`ALTER TABLE cases SET (autovacuum_enabled = false)`.execute(tdb.database.db)
       await sql`
         INSERT INTO contacts (org_id, id, created_at, updated_at, src_id, last_name, email)
         SELECT ${orgId}, gen_random_uuid(), now(), now(), '0035g' || lpad(i::text, 13, '0'), 'Person ' || i, 'p' || i || '@example.com'
         FROM generate_series(1, ${ROWS}) AS i`.execute(tdb.database.db)
+      await sql`
+        INSERT INTO cases (org_id, id, created_at, updated_at, src_id, case_number, subject)
+        SELECT ${orgId}, gen_random_uuid(), now(), now(), '5005g' || lpad(i::text, 13, '0'), i, 'Case ' || i
+        FROM generate_series(1, ${ROWS}) AS i`.execute(tdb.database.db)
+      await sql`INSERT INTO org_counters (org_id, name, value) VALUES (${orgId}, 'case_number', ${ROWS})`.execute(tdb.database.db)
     }, 60_000)
     afterAll(() => tdb?.drop())
 
     /** Runs `lookup` and returns how many rows and index entries it read from contacts. */
-    async function entriesRead(lookup: (trx: Kysely<DB>) => Promise<unknown>): Promise<number> {
+    async function entriesRead(lookup: (trx: Kysely<DB>) => Promise<unknown>, table = 'contacts'): Promise<number> {
       return tdb.database.db.transaction().execute(async (trx) => {
         await lookup(trx)
         const r = await sql<{ n: string }>`
-          SELECT (pg_stat_get_xact_tuples_returned('contacts'::regclass)
-            + (SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0) FROM pg_index WHERE indrelid = 'contacts'::regclass))::text AS n`.execute(trx)
+          SELECT (pg_stat_get_xact_tuples_returned(${table}::regclass)
+            + (SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0) FROM pg_index WHERE indrelid = ${table}::regclass))::text AS n`.execute(trx)
         return Number(r.rows[0].n)
       })
     }
@@ -70,6 +78,17 @@ for (const target of await targets()) {
       const read = await entriesRead(async (trx) => (decisions = await findDuplicates(trx, orgId, contact, rule, candidates)))
       expect(decisions.every((d) => d.match && !d.inPage)).toBe(true)
       expect(read).toBeLessThan(candidates.length * 4)
+    })
+
+    it('numbers cases reading only the entries of their source ids and wanted numbers', async () => {
+      // 250 cases imported before (they keep their numbers), 250 new ones asking for taken numbers.
+      const before = Array.from({ length: 250 }, (_, i) => ({ src_id: `5005g${String(1 + i * 97).padStart(13, '0')}`, sourceNumber: '1' }))
+      const fresh = Array.from({ length: 250 }, (_, i) => ({ src_id: `500NEW${String(i).padStart(12, '0')}`, sourceNumber: String(1 + i * 89) }))
+      let numbers = new Map<string, number>()
+      const read = await entriesRead(async (trx) => (numbers = await assignCaseNumbers(trx, orgId, [...before, ...fresh])), 'cases')
+      expect(numbers.get(before[1].src_id)).toBe(98)
+      expect(fresh.every((c) => numbers.get(c.src_id)! > ROWS)).toBe(true)
+      expect(read).toBeLessThan(2000)
     })
   })
 }

@@ -7,6 +7,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
+import { arrayLiteral } from './array-literal.ts'
 
 type Executor = Kysely<DB>
 
@@ -21,8 +22,10 @@ const NUMERIC = /^0*([1-9]\d{0,8})$/
 export async function assignCaseNumbers(db: Executor, orgId: string, all: ReadonlyArray<{ src_id: string; sourceNumber: unknown }>): Promise<Map<string, number>> {
   const assigned = new Map<string, number>()
   if (all.length === 0) return assigned
+  // One index lookup per key, whatever the table's statistics (see knownSourceIds in references.ts).
   const existing = await sql<{ src_id: string; n: number }>`
-    SELECT src_id, case_number AS n FROM cases WHERE org_id = ${orgId} AND src_id = ANY(${all.map((c) => c.src_id)}::text[])`.execute(db)
+    SELECT w.src_id, c.n FROM unnest(CAST(${arrayLiteral(all.map((c) => c.src_id))} AS text[])) AS w(src_id)
+    CROSS JOIN LATERAL (SELECT case_number AS n FROM cases WHERE org_id = ${orgId} AND src_id = w.src_id LIMIT 1) c`.execute(db)
   for (const row of existing.rows) assigned.set(row.src_id, Number(row.n))
   const cases = all.filter((c) => !assigned.has(c.src_id))
   if (cases.length === 0) return assigned
@@ -37,7 +40,9 @@ export async function assignCaseNumbers(db: Executor, orgId: string, all: Readon
   }
   const taken = new Set<number>()
   if (wanted.size) {
-    const r = await sql<{ n: number }>`SELECT case_number AS n FROM cases WHERE org_id = ${orgId} AND case_number = ANY(${[...new Set(wanted.values())]}::int[])`.execute(db)
+    const r = await sql<{ n: number }>`
+      SELECT c.n FROM unnest(CAST(${arrayLiteral([...new Set(wanted.values())])} AS int[])) AS w(n)
+      CROSS JOIN LATERAL (SELECT case_number AS n FROM cases WHERE org_id = ${orgId} AND case_number = w.n LIMIT 1) c`.execute(db)
     for (const row of r.rows) taken.add(Number(row.n))
   }
   for (const c of cases) {
