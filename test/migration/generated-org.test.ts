@@ -147,8 +147,9 @@ for (const target of await targets()) {
           expect((await call(who, 'POST', '/api/v1/migration/run', { migration_id: m.id })).status).toBe(202)
           return m.id as string
         }
-        // Slow the source down so each object takes several pages' time.
-        big.control.setFaults({ delayMs: 60, pathContains: '/query' })
+        // Slow the source down so each object takes several pages' time: a page must arrive well
+        // after the one before has committed (pages of an object overlap their writes).
+        big.control.setFaults({ delayMs: 250, pathContains: '/query' })
         const killedId = await startRun(killed)
         for (const object of ['Contact', 'CaseComment']) {
           await until(killed, killedId, (m) => m.progress.some((p: any) => p.object === object && p.processed > 0 && p.processed < p.total))

@@ -2,8 +2,10 @@
  * Case numbers of imported cases. People quote case numbers ("case 00001026"), so an imported case
  * keeps the source's number when it is numeric and free in this organization; otherwise it gets the
  * next number of the organization's sequence. The sequence is then moved past every number
- * imported, so cases created later in Cairn never collide. The sequence row stays locked until the
- * page commits, which serialises this with case creation through the API (one organization only).
+ * imported, so cases created later in Cairn never collide. The sequence row is locked while a page
+ * is numbered (in a short transaction of its own on PostgreSQL, so pages need not wait for each
+ * other's commits), which serialises numbering with case creation through the API; numbers given to
+ * a page that then fails are not given again, as with any sequence.
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
@@ -17,9 +19,15 @@ const NUMERIC = /^0*([1-9]\d{0,8})$/
 
 /**
  * Numbers for a page of cases. Cases imported before keep theirs (the upsert proposes it only because
- * PostgreSQL checks NOT NULL before ON CONFLICT; the update never changes a number).
+ * PostgreSQL checks NOT NULL before ON CONFLICT; the update never changes a number). `takenAhead`:
+ * numbers of pages ahead that have not committed yet.
  */
-export async function assignCaseNumbers(db: Executor, orgId: string, all: ReadonlyArray<{ src_id: string; sourceNumber: unknown }>): Promise<Map<string, number>> {
+export async function assignCaseNumbers(
+  db: Executor,
+  orgId: string,
+  all: ReadonlyArray<{ src_id: string; sourceNumber: unknown }>,
+  takenAhead: ReadonlySet<number> = new Set(),
+): Promise<Map<string, number>> {
   const assigned = new Map<string, number>()
   if (all.length === 0) return assigned
   // One index lookup per key, whatever the table's statistics (see knownSourceIds in references.ts).
@@ -38,7 +46,7 @@ export async function assignCaseNumbers(db: Executor, orgId: string, all: Readon
     const m = typeof c.sourceNumber === 'string' ? NUMERIC.exec(c.sourceNumber.trim()) : null
     if (m) wanted.set(c.src_id, Number(m[1]))
   }
-  const taken = new Set<number>()
+  const taken = new Set<number>(takenAhead)
   if (wanted.size) {
     const r = await sql<{ n: number }>`
       SELECT c.n FROM unnest(CAST(${arrayLiteral([...new Set(wanted.values())])} AS int[])) AS w(n)

@@ -37,13 +37,18 @@ export function dedupRuleFor(kind: KindName, config: MigrationConfig): DedupRule
 }
 
 export type DedupDecision =
-  | { match: false }
-  /** `existingId`: the record matched; `inPage`: it is another new record of this page, not yet written. */
+  /** `key`: the candidate's normalized key (null: no value), which its record now claims. */
+  | { match: false; key: string | null }
+  /**
+   * `existingId`: the record matched; `inPage`: it is another new record of this page, not yet
+   * written. A record of a page ahead not yet committed counts as existing.
+   */
   | { match: true; existingId: string; inPage: boolean; key: string }
 
 /**
- * Decides for each candidate (new source records, in page order) whether it matches. Candidates
- * without a value for the rule's field never match.
+ * Decides for each candidate (new source records, in page order) whether it matches a record in
+ * the database, one that a page ahead creates (`ahead`: key -> id, pages not yet committed), or an
+ * earlier candidate. Candidates without a value for the rule's field never match.
  */
 export async function findDuplicates(
   db: Executor,
@@ -51,6 +56,7 @@ export async function findDuplicates(
   kind: RecordKind,
   rule: DedupRule,
   candidates: ReadonlyArray<{ id: string; value: unknown }>,
+  ahead: ReadonlyMap<string, string> = new Map(),
 ): Promise<DedupDecision[]> {
   const keys = candidates.map((c) => (typeof c.value === 'string' && c.value.trim() !== '' ? rule.normalize(c.value) : null))
   const wanted = [...new Set(keys.filter((k): k is string => k !== null))]
@@ -70,13 +76,13 @@ export async function findDuplicates(
   const firstInPage = new Map<string, string>()
   return candidates.map((c, i) => {
     const key = keys[i]
-    if (key === null) return { match: false }
-    const found = existing.get(key)
+    if (key === null) return { match: false, key }
+    const found = existing.get(key) ?? ahead.get(key)
     if (found) return { match: true, existingId: found, inPage: false, key }
     const earlier = firstInPage.get(key)
     if (earlier) return { match: true, existingId: earlier, inPage: true, key }
     firstInPage.set(key, c.id)
-    return { match: false }
+    return { match: false, key }
   })
 }
 

@@ -17,6 +17,7 @@ import { readPages } from '../source/record-reader.ts'
 import type { SourceConnection } from '../source/source-connection.ts'
 import { columnsOf, type WriteColumn } from './batch-writer.ts'
 import { dedupRuleFor } from './dedup.ts'
+import { PageInFlight } from './page-in-flight.ts'
 import { importPage, type PageContext, type ReferenceTarget } from './page-import.ts'
 import { summarizeUnimportedLinks } from './unimported-links.ts'
 
@@ -98,6 +99,7 @@ export function pageContextOf(input: Omit<StepInput, 'row' | 'connection' | 'che
     emitWebhooks: emit,
     actor: input.actor,
     lockTimeoutMs: PAGE_LOCK_TIMEOUT_MS,
+    single: input.single,
   }
   const fieldTypes: Record<string, string> = { Id: 'id', CreatedDate: 'datetime' }
   for (const f of analysis.fields) fieldTypes[f.source] = f.source_type
@@ -126,15 +128,16 @@ export async function runObjectStep(input: StepInput): Promise<void> {
   // so one page at a time there.
   const concurrency = input.single ? 1 : PAGES_IN_FLIGHT
   const inFlight = new Set<Promise<unknown>>()
-  let previous: Promise<unknown> = Promise.resolve()
+  let previous: PageInFlight | null = null
   let failure: { error: unknown } | null = null
   for await (const page of pages) {
     if (failure) break
     await input.checkpointGate()
     checkpoint = page.checkpoint
     // Each page waits for the one before to commit (and fails with it): they commit in order.
-    const written = importPage(ctx, page.records, checkpoint, rate.add(page.records.length), input.now(), previous)
-    previous = written
+    const current: PageInFlight = new PageInFlight(previous)
+    const written = importPage(ctx, page.records, checkpoint, rate.add(page.records.length), input.now(), current)
+    previous = current
     const tracked: Promise<unknown> = written.then(
       () => inFlight.delete(tracked),
       (error: unknown) => {

@@ -19,6 +19,7 @@ import { assignCaseNumbers } from './case-numbers.ts'
 import { findDuplicates, insertLinks, type DedupRule } from './dedup.ts'
 import { importedRecordId } from './record-ids.ts'
 import { knownSourceIds, resolveSourceIds } from './references.ts'
+import { PageInFlight } from './page-in-flight.ts'
 import { insertPendingRefs, type PendingRef } from './relink.ts'
 
 type Db = Kysely<DB>
@@ -61,6 +62,8 @@ export interface PageContext {
   actor: AuthContext
   /** PAGE_LOCK_TIMEOUT_MS (shorter in tests). */
   lockTimeoutMs: number
+  /** One database connection (the embedded database): case numbers are given inside the page's transaction. */
+  single: boolean
 }
 
 /** A page waited longer than its lock timeout for rows another transaction held (PostgreSQL 55P03). */
@@ -87,9 +90,10 @@ function issue(ctx: PageContext, kind: NewIssue['kind'], code: string, srcId: st
 }
 
 /**
- * `afterPrevious`: resolves once the previous page has committed (rejects if it failed). A page's
- * transaction does its work, then waits for it before committing, so pages written concurrently
- * still commit in order and a stored checkpoint never runs ahead of an uncommitted page.
+ * `page`: this page as the pages after it see it, chained to the page ahead (page-in-flight.ts). A
+ * page's transaction does its work, then waits for the page ahead to commit before committing, so
+ * pages written concurrently still commit in order and a stored checkpoint never runs ahead of an
+ * uncommitted page. It settles `page` (decided, committed or failed) whatever happens.
  */
 export async function importPage(
   ctx: PageContext,
@@ -97,8 +101,27 @@ export async function importPage(
   checkpoint: ReadCheckpoint,
   recordsPerSecond: number | null,
   now: Date,
-  afterPrevious: Promise<unknown> = Promise.resolve(),
+  page: PageInFlight = new PageInFlight(),
 ): Promise<ProgressDelta> {
+  try {
+    const delta = await writePage(ctx, records, checkpoint, recordsPerSecond, now, page)
+    page.commit()
+    return delta
+  } catch (error) {
+    page.fail(error)
+    throw error
+  }
+}
+
+async function writePage(
+  ctx: PageContext,
+  records: readonly Record<string, unknown>[],
+  checkpoint: ReadCheckpoint,
+  recordsPerSecond: number | null,
+  now: Date,
+  page: PageInFlight,
+): Promise<ProgressDelta> {
+  const afterPrevious = page.ahead?.committed ?? Promise.resolve()
   const delta: ProgressDelta = { ...ZERO, processed: records.length }
   const issues: NewIssue[] = []
   const kept: Prepared[] = []
@@ -132,18 +155,19 @@ export async function importPage(
 
     // 2. Deduplication and case numbers concern source records that are new here. A source record
     //    linked to an existing record by an earlier run follows that link again. Both depend on the
-    //    pages before this one, so from here on those pages take turns (mapping and reference
-    //    lookups above still overlap with the page ahead being written):
-    //    - deduplication must see every record of the pages before;
-    //    - the organization's case-number row stays locked until this page commits, and pages commit
-    //      in order: a page that took it before the page ahead would wait for that page's commit
-    //      while holding what it needs, a deadlock PostgreSQL cannot see (the wait is in here).
-    if (ctx.dedup || ctx.kind.name === 'case') await afterPrevious
-    const known = ctx.dedup || ctx.hasLinks ? await knownSourceIds(trx, ctx.orgId, ctx.kind, rows.map((p) => p.record.src_id)) : new Map<string, { via: 'record' | 'link'; id: string }>()
+    //    pages before this one, so they wait for the page ahead to have decided its own, and then
+    //    look in the database and at the claims of the pages ahead not yet committed
+    //    (page-in-flight.ts); the writes of the pages still overlap. Except when a duplicate is to
+    //    be updated: an update cannot see a record the page ahead has not committed, so such pages
+    //    wait for that commit.
+    const rule = ctx.dedup
+    if (rule?.action === 'update') await afterPrevious
+    else if (rule || ctx.kind.name === 'case') await page.ahead?.decided
+    const ahead = page.claimsAhead()
+    const known = rule || ctx.hasLinks ? await knownSourceIds(trx, ctx.orgId, ctx.kind, rows.map((p) => p.record.src_id)) : new Map<string, { via: 'record' | 'link'; id: string }>()
     const links: Array<{ src_id: string; record_id: string }> = []
     const updates: Prepared[] = []
     const dropped = new Set<Prepared>()
-    const rule = ctx.dedup
     const onMatch = (p: Prepared, existingId: string, what: string, inPage: boolean) => {
       const action = rule?.action ?? 'link'
       if (action === 'update' && !inPage) {
@@ -162,10 +186,13 @@ export async function importPage(
     }
     if (rule) {
       const fresh = rows.filter((p) => !known.has(p.record.src_id))
-      const decisions = await findDuplicates(trx, ctx.orgId, ctx.kind, rule, fresh.map((p) => ({ id: p.row.id, value: p.row.fields[rule.field] })))
+      const decisions = await findDuplicates(trx, ctx.orgId, ctx.kind, rule, fresh.map((p) => ({ id: p.row.id, value: p.row.fields[rule.field] })), ahead.keys)
       fresh.forEach((p, i) => {
         const d = decisions[i]
-        if (!d.match) return
+        if (!d.match) {
+          if (d.key !== null) page.keys.set(d.key, p.row.id)
+          return
+        }
         const what = `${ctx.kind.label.toLowerCase()} ${d.existingId} with the same ${rule.describe} (${d.key})`
         if (rule.action === 'create') issues.push(issue(ctx, 'warning', 'duplicate_created', p.record.src_id, `Created although it matches ${what}, as the deduplication rule says.`, null, rule.field))
         else onMatch(p, d.existingId, what, d.inPage)
@@ -174,9 +201,15 @@ export async function importPage(
     rows = rows.filter((p) => !dropped.has(p))
     delta.linked += links.length
     if (ctx.kind.name === 'case') {
-      const numbers = await assignCaseNumbers(trx, ctx.orgId, rows.map((p) => ({ src_id: p.record.src_id, sourceNumber: p.raw.CaseNumber })))
+      const cases = rows.map((p) => ({ src_id: p.record.src_id, sourceNumber: p.raw.CaseNumber }))
+      // Numbered in a transaction of its own, so the sequence row is not held until this page commits.
+      const numbers = ctx.single
+        ? await assignCaseNumbers(trx, ctx.orgId, cases, ahead.numbers)
+        : await ctx.db.transaction().execute((own) => assignCaseNumbers(own, ctx.orgId, cases, ahead.numbers))
       for (const p of rows) p.row.fields.case_number = numbers.get(p.record.src_id) ?? null
+      for (const n of numbers.values()) page.numbers.add(n)
     }
+    page.decide()
 
     // 3. Write, then what depends on the written ids.
     // Ids come back only when something needs them: links set after the page, or webhook events.
