@@ -48,14 +48,19 @@ export async function listRecordsPage(executor: Executor, orgId: string, kind: R
   if (opts.parent) conditions.push(`r.${opts.parent.column} = ${param(opts.parent.value, 'uuid')}`)
   for (const { field, value } of opts.filters) conditions.push(`r.${field.name} = ${param(value, SQL_TYPES[field.type])}`)
   if (opts.updatedSince) conditions.push(`r.updated_at >= ${param(opts.updatedSince, 'timestamptz')}`)
-  if (opts.ids) conditions.push(`r.id = ANY(${param(opts.ids, 'uuid[]')})`)
   if (opts.q) {
     const pattern = param(`%${escapeLike(opts.q)}%`)
     conditions.push(`(${kind.fields.filter((f) => f.search).map((f) => `r.${f.name} ILIKE ${pattern}`).join(' OR ')})`)
   }
   // Keyset on the UUIDv7 id (its timestamp is created_at): a deleted cursor record still marks its place.
   if (opts.cursor) conditions.push(`r.id ${ascending ? '>' : '<'} ${param(opts.cursor, 'uuid')}`)
-  const text = `SELECT r.id, ${recordJsonText(kind, 'r')} AS j FROM ${kind.table} r WHERE ${conditions.join(' AND ')} ORDER BY r.id ${ascending ? 'ASC' : 'DESC'} LIMIT ${param(opts.limit + 1)}`
+  // The `ids` filter looks each id up through the primary key. As `r.id = ANY(ids)`, a table without
+  // fresh statistics (a large import just landed) was read backwards through the organization's
+  // whole key range for one page: 26 ms against 0.9 ms among 176,000 contacts.
+  const from = opts.ids
+    ? `unnest(${param([...new Set(opts.ids)], 'uuid[]')}) AS w(id) CROSS JOIN LATERAL (SELECT * FROM ${kind.table} x WHERE x.org_id = $1 AND x.id = w.id LIMIT 1) r`
+    : `${kind.table} r`
+  const text = `SELECT r.id, ${recordJsonText(kind, 'r')} AS j FROM ${from} WHERE ${conditions.join(' AND ')} ORDER BY r.id ${ascending ? 'ASC' : 'DESC'} LIMIT ${param(opts.limit + 1)}`
   const rows = await executor.executeQuery<{ id: string; j: string }>(CompiledQuery.raw(text, params))
   const hasMore = rows.rows.length > opts.limit
   const page = hasMore ? rows.rows.slice(0, opts.limit) : rows.rows
