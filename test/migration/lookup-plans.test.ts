@@ -12,7 +12,7 @@ import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../src/db/database.ts'
 import { assignCaseNumbers } from '../../src/migration/import/case-numbers.ts'
 import { findDuplicates } from '../../src/migration/import/dedup.ts'
-import { knownSourceIds, resolveSourceIds } from '../../src/migration/import/references.ts'
+import { knownSourceIds } from '../../src/migration/import/references.ts'
 import { kindsByName } from '../../src/records/kinds/index.ts'
 import { listRecordsPage } from '../../src/records/record.repository.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
@@ -61,8 +61,8 @@ for (const target of await targets()) {
     const ids = Array.from({ length: 500 }, (_, i) => srcId(1 + i * 37))
 
     it('finds records by source id reading only their own entries', async () => {
-      let found = new Map<string, string>()
-      const read = await entriesRead(async (trx) => (found = await resolveSourceIds(trx, orgId, contact, [...ids, '0035gMISSING000000'])))
+      let found = new Map<string, unknown>()
+      const read = await entriesRead(async (trx) => (found = await knownSourceIds(trx, orgId, contact, [...ids, '0035gMISSING000000'])))
       expect(found.size).toBe(ids.length)
       expect(read).toBeLessThan(ids.length * 4)
     })
@@ -96,7 +96,7 @@ for (const target of await targets()) {
     })
 
     it("lists the records of an `ids` filter reading only their own entries (the records API's list)", async () => {
-      const wanted = [...(await resolveSourceIds(tdb.database.db, orgId, contact, ids.slice(0, 100))).values()]
+      const wanted = [...(await knownSourceIds(tdb.database.db, orgId, contact, ids.slice(0, 100))).values()].map((k) => k.id)
       let json = ''
       const read = await entriesRead(async (trx) => (json = (await listRecordsPage(trx, orgId, contact, { limit: 50, filters: [], ids: [...wanted, wanted[0]] })).json))
       const page = JSON.parse(json) as { data: Array<{ id: string }>; has_more: boolean }

@@ -10,6 +10,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import { arrayLiteral } from './array-literal.ts'
+import { eachKey } from './each-key.ts'
 
 type Executor = Kysely<DB>
 
@@ -30,10 +31,10 @@ export async function assignCaseNumbers(
 ): Promise<Map<string, number>> {
   const assigned = new Map<string, number>()
   if (all.length === 0) return assigned
-  // One index lookup per key, whatever the table's statistics (see knownSourceIds in references.ts).
+  // One index probe per key (each-key.ts).
   const existing = await sql<{ src_id: string; n: number }>`
-    SELECT w.src_id, c.n FROM unnest(CAST(${arrayLiteral(all.map((c) => c.src_id))} AS text[])) AS w(src_id)
-    CROSS JOIN LATERAL (SELECT case_number AS n FROM cases WHERE org_id = ${orgId} AND src_id = w.src_id LIMIT 1) c`.execute(db)
+    SELECT w.k AS src_id, c.n
+    FROM ${eachKey(arrayLiteral(all.map((c) => c.src_id)), 'text', 'c', (k) => sql`SELECT case_number AS n FROM cases WHERE org_id = ${orgId} AND src_id = ${k}`)}`.execute(db)
   for (const row of existing.rows) assigned.set(row.src_id, Number(row.n))
   const cases = all.filter((c) => !assigned.has(c.src_id))
   if (cases.length === 0) return assigned
@@ -49,8 +50,8 @@ export async function assignCaseNumbers(
   const taken = new Set<number>(takenAhead)
   if (wanted.size) {
     const r = await sql<{ n: number }>`
-      SELECT c.n FROM unnest(CAST(${arrayLiteral([...new Set(wanted.values())])} AS int[])) AS w(n)
-      CROSS JOIN LATERAL (SELECT case_number AS n FROM cases WHERE org_id = ${orgId} AND case_number = w.n LIMIT 1) c`.execute(db)
+      SELECT c.n
+      FROM ${eachKey(arrayLiteral([...new Set(wanted.values())]), 'int', 'c', (k) => sql`SELECT case_number AS n FROM cases WHERE org_id = ${orgId} AND case_number = ${k}`)}`.execute(db)
     for (const row of r.rows) taken.add(Number(row.n))
   }
   for (const c of cases) {

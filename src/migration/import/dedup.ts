@@ -10,6 +10,7 @@ import type { DB } from '../../db/database.ts'
 import type { KindName, RecordKind } from '../../records/record-kind.ts'
 import type { DedupAction, MigrationConfig } from '../migration.types.ts'
 import { arrayLiteral } from './array-literal.ts'
+import { eachKey } from './each-key.ts'
 
 type Executor = Kysely<DB>
 
@@ -62,15 +63,12 @@ export async function findDuplicates(
   const wanted = [...new Set(keys.filter((k): k is string => k !== null))]
   const existing = new Map<string, string>()
   if (wanted.length) {
-    // One index lookup per key, the earliest matching record each, whatever the table's statistics
-    // say (see knownSourceIds in references.ts for why not `= ANY(keys)`).
+    // One index probe per key (each-key.ts), the earliest matching record each.
     const r = await sql<{ k: string; id: string }>`
-      SELECT w.k, d.id FROM unnest(CAST(${arrayLiteral(wanted)} AS text[])) AS w(k)
-      CROSS JOIN LATERAL (
+      SELECT w.k, d.id FROM ${eachKey(arrayLiteral(wanted), 'text', 'd', (k) => sql`
         SELECT id FROM ${sql.table(kind.table)}
-        WHERE org_id = ${orgId} AND ${sql.ref(rule.field)} IS NOT NULL AND ${sql.raw(rule.sqlKey)} = w.k
-        ORDER BY id LIMIT 1
-      ) d`.execute(db)
+        WHERE org_id = ${orgId} AND ${sql.ref(rule.field)} IS NOT NULL AND ${sql.raw(rule.sqlKey)} = ${k}
+        ORDER BY id`)}`.execute(db)
     for (const row of r.rows) existing.set(row.k, row.id)
   }
   const firstInPage = new Map<string, string>()

@@ -18,7 +18,7 @@ import { updateExisting, upsertRows, type WriteColumn, type WriteRow, type Writt
 import { assignCaseNumbers } from './case-numbers.ts'
 import { findDuplicates, insertLinks, type DedupRule } from './dedup.ts'
 import { importedRecordId } from './record-ids.ts'
-import { knownSourceIds, resolveSourceIds } from './references.ts'
+import { knownSourceIds, type KnownSourceId } from './references.ts'
 import { PageInFlight } from './page-in-flight.ts'
 import { insertPendingRefs, type PendingRef } from './relink.ts'
 
@@ -164,7 +164,7 @@ async function writePage(
     if (rule?.action === 'update') await afterPrevious
     else if (rule || ctx.kind.name === 'case') await page.ahead?.decided
     const ahead = page.claimsAhead()
-    const known = rule || ctx.hasLinks ? await knownSourceIds(trx, ctx.orgId, ctx.kind, rows.map((p) => p.record.src_id)) : new Map<string, { via: 'record' | 'link'; id: string }>()
+    const known = rule || ctx.hasLinks ? await knownSourceIds(trx, ctx.orgId, ctx.kind, rows.map((p) => p.record.src_id)) : new Map<string, KnownSourceId>()
     const links: Array<{ src_id: string; record_id: string }> = []
     const updates: Prepared[] = []
     const dropped = new Set<Prepared>()
@@ -255,8 +255,8 @@ async function resolveReferences(trx: Db, ctx: PageContext, kept: Prepared[], is
       }
     }
   }
-  const resolved = new Map<RecordKind, Map<string, string>>()
-  for (const [kind, ids] of wanted) resolved.set(kind, await resolveSourceIds(trx, ctx.orgId, kind, ids))
+  const resolved = new Map<RecordKind, Map<string, KnownSourceId>>()
+  for (const [kind, ids] of wanted) resolved.set(kind, await knownSourceIds(trx, ctx.orgId, kind, ids))
 
   const out: Prepared[] = []
   for (const p of kept) {
@@ -269,7 +269,7 @@ async function resolveReferences(trx: Db, ctx: PageContext, kept: Prepared[], is
         p.row.fields[ref.field] = null
         continue
       }
-      const id = target ? resolved.get(target.kind)?.get(ref.src_id) : undefined
+      const id = target ? resolved.get(target.kind)?.get(ref.src_id)?.id : undefined
       if (id) {
         p.row.fields[ref.field] = id
         continue
