@@ -148,9 +148,11 @@ for (const target of await targets()) {
           return m.id as string
         }
         // Slow the source down so each object takes several pages' time: a page must arrive well
-        // after the one before has committed (pages of an object overlap their writes).
+        // after the one before has committed (pages of an object overlap their writes), by more
+        // than a poll takes on a loaded CI machine. The analysis runs at a quarter of that delay.
         big.control.setFaults({ delayMs: 250, pathContains: '/query' })
         const killedId = await startRun(killed)
+        big.control.setFaults({ delayMs: 1500, pathContains: '/query' })
         for (const object of ['Contact', 'CaseComment']) {
           await until(killed, killedId, (m) => m.progress.some((p: any) => p.object === object && p.processed > 0 && p.processed < p.total))
           await service.kill('SIGKILL')
