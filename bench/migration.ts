@@ -4,7 +4,8 @@
  * events in the generator's proportions) is served by the simulator in its own process; the service
  * runs as a child process on PostgreSQL (flags of `npm start`), analyzes the org through the API and
  * imports it with the default configuration (deduplication of contacts by email included). Printed:
- * records per second end to end (run start to completion), per object, and the service's RSS as the
+ * records per second end to end (run start to completion), per object (with CPU µs per record of the
+ * service / simulator / PostgreSQL), and the service's RSS as the
  * import goes (10k, 100k, ... records). In the same run, the baseline: the same rows loaded with
  * COPY into copies of the same tables (same indexes; COPY checks no foreign keys), and the ratio.
  *
@@ -102,12 +103,15 @@ async function main() {
     // CPU seconds per process over the run: the three share this machine's cores.
     const cpu = () => ({ service: cpuSeconds(pid), simulator: cpuSeconds(sim.child.pid!), postgres: cpuSecondsOfCommand('postgres') })
     const cpuBefore = cpu()
+    // CPU at each object's end (as the 200 ms polls see it), for the per-object split.
+    const cpuAtEnd = new Map<string, ReturnType<typeof cpu>>()
     m = await api('POST', '/api/v1/migration/run', { migration_id: m.id })
     console.log(`\n  import (default configuration: ${m.config.objects.join(', ')})`)
     while (!['completed', 'completed_with_errors', 'failed', 'cancelled'].includes(m.status)) {
       await new Promise((r) => setTimeout(r, 200))
       m = await api('GET', `/api/v1/migration/${m.id}`)
       const rss = rssMb(pid)
+      for (const p of m.progress) if (p.finished_at && !cpuAtEnd.has(p.object)) cpuAtEnd.set(p.object, cpu())
       while (marks.length && m.totals.processed >= marks[0]) {
         seen.push({ processed: marks.shift()!, rss })
         console.log(`    ${fmt(seen.at(-1)!.processed).padStart(9)} records: RSS ${fmt(rss)} MB`)
@@ -119,9 +123,17 @@ async function main() {
     const seconds = (Date.parse(m.finished_at) - Date.parse(m.started_at)) / 1000
     const imported = m.totals.processed
     const rate = imported / seconds
+    let cpuBeforeObject = cpuBefore
     for (const p of m.progress) {
       const s = (Date.parse(p.finished_at) - Date.parse(p.started_at)) / 1000
-      console.log(`    ${p.object.padEnd(12)} ${fmt(p.processed).padStart(9)} records in ${fmt(s, 1).padStart(6)} s = ${fmt(p.processed / s).padStart(7)} records/s (created ${fmt(p.created)}, linked ${fmt(p.linked)}, failed ${fmt(p.failed)}, skipped ${fmt(p.skipped)})`)
+      const end = cpuAtEnd.get(p.object) ?? cpuAfter
+      const start = cpuBeforeObject
+      const us = (k: keyof typeof end) => fmt(((end[k] - start[k]) * 1e6) / p.processed)
+      cpuBeforeObject = end
+      console.log(
+        `    ${p.object.padEnd(12)} ${fmt(p.processed).padStart(9)} records in ${fmt(s, 1).padStart(6)} s = ${fmt(p.processed / s).padStart(7)} records/s ` +
+          `(created ${fmt(p.created)}, linked ${fmt(p.linked)}, failed ${fmt(p.failed)}, skipped ${fmt(p.skipped)}; CPU µs/record ${us('service')} / ${us('simulator')} / ${us('postgres')})`,
+      )
     }
     console.log(`  end to end: ${fmt(imported)} records in ${fmt(seconds, 1)} s = ${fmt(rate)} records/s   (${m.status}; ${fmt(m.totals.failed)} failed, ${fmt(m.totals.warnings)} warnings)`)
     console.log(`  service RSS: ${fmt(rssAtStart)} MB before the run, peak ${fmt(peak)} MB`)

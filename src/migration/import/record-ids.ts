@@ -9,7 +9,7 @@
  * in creation order (then a 3-character case-safe suffix). 62^9 < 2^54, so the counter fits in
  * UUIDv7's 12-bit rand_a and the top 42 bits of its 62-bit rand_b, leaving 20 random bits.
  */
-import { random16 } from '../../shared/ids.ts'
+import { random16, uuidText } from '../../shared/ids.ts'
 
 const DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const DIGIT_VALUE = new Int8Array(128).fill(-1)
@@ -58,6 +58,5 @@ export function importedRecordId(createdAt: Date, srcId: string): string {
     bytes[6] = 0x70 | (bytes[6] & 0x0f)
     bytes[8] = (bytes[8] & 0x3f) | 0x80
   }
-  const hex = bytes.toString('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+  return uuidText(bytes)
 }

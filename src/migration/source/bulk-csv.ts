@@ -10,11 +10,15 @@ const COMMA = 44
 const LF = 10
 const CR = 13
 
-/** Calls `onRow` with each row's cells; an empty cell (quoted or not) is null. */
+/**
+ * Calls `onRow` with each row's cells; an empty cell (quoted or not) is null. One array is reused for
+ * every row (a fresh one grew three times per 46-column row): read it during the call, copy to keep.
+ */
 export function parseCsv(text: string, onRow: (cells: Array<string | null>) => void): void {
   const n = text.length
   let i = 0
-  let row: Array<string | null> = []
+  const row: Array<string | null> = []
+  let width = 0
   while (i < n) {
     let value: string | null
     if (text.charCodeAt(i) === QUOTE) {
@@ -43,19 +47,24 @@ export function parseCsv(text: string, onRow: (cells: Array<string | null>) => v
       value = j === i ? null : text.slice(i, j)
       i = j
     }
-    row.push(value)
+    row[width++] = value
     const c = text.charCodeAt(i)
     if (c === COMMA) {
       i++
-      if (i === n) row.push(null)
+      if (i === n) row[width++] = null
       continue
     }
     if (c === CR) i++
     if (text.charCodeAt(i) === LF) i++
-    onRow(row)
-    row = []
+    endRow(row, width, onRow)
+    width = 0
   }
-  if (row.length) onRow(row)
+  if (width) endRow(row, width, onRow)
+}
+
+function endRow(row: Array<string | null>, width: number, onRow: (cells: Array<string | null>) => void): void {
+  if (row.length !== width) row.length = width
+  onRow(row)
 }
 
 const NUMBER_TYPES = new Set(['int', 'double', 'currency', 'percent', 'long'])
@@ -79,8 +88,13 @@ export function rowConverter(header: string[], fieldTypes: Record<string, string
   const lower = new Map(Object.entries(fieldTypes).map(([k, v]) => [k.toLowerCase(), v]))
   const columns = header.map((name) => ({ path: name.split('.'), type: fieldTypes[name] ?? lower.get(name.toLowerCase()) }))
   const parents = [...new Set(columns.filter((c) => c.path.length > 1).map((c) => c.path[0]))]
+  // Every record starts as a copy of one template with all its top-level keys: built key by key, an
+  // object of more than about 16 fields turns into a hash table in V8 (slow to read, 7.8 KB per
+  // 46-field account in allocations, against 1 KB this way). JSON.parse builds the template as a
+  // fast object, and a spread copy keeps its shape.
+  const template = JSON.parse(JSON.stringify(Object.fromEntries(columns.map((c) => [c.path[0], null])))) as Record<string, unknown>
   return (cells) => {
-    const record: Record<string, unknown> = {}
+    const record: Record<string, unknown> = { ...template }
     for (let k = 0; k < columns.length; k++) {
       const { path, type } = columns[k]
       const value = typedValue(cells[k] ?? null, type)

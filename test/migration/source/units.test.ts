@@ -9,7 +9,7 @@ import { orgIdOfToken, to18 } from '../../../src/migration/source/source-connect
 
 const rows = (text: string) => {
   const out: Array<Array<string | null>> = []
-  parseCsv(text, (r) => out.push(r))
+  parseCsv(text, (r) => out.push([...r]))
   return out
 }
 
@@ -30,6 +30,21 @@ describe('Bulk CSV (RFC 4180)', () => {
   it('accepts CRLF line ends, unquoted values and a missing final line break', () => {
     expect(rows('Id,N\r\n001,x\r\n002,y')).toEqual([['Id', 'N'], ['001', 'x'], ['002', 'y']])
     expect(rows('')).toEqual([])
+  })
+
+  it('gives every row its own width, a short row after a long one included (the cells array is reused)', () => {
+    expect(rows('a,b,c\n1,2,3\n4\n5,6,7,8\n')).toEqual([['a', 'b', 'c'], ['1', '2', '3'], ['4'], ['5', '6', '7', '8']])
+  })
+
+  it('converts rows of many columns, each record its own object, missing cells null', () => {
+    const header = Array.from({ length: 46 }, (_, i) => `Field${i}__c`)
+    const convert = rowConverter(header, { Field1__c: 'int' })
+    const a = convert(header.map((_, i) => `a${i}`))
+    const b = convert(['b0', '7'])
+    expect(Object.keys(a)).toEqual(header)
+    expect(a.Field45__c).toBe('a45')
+    expect(b).toEqual({ ...Object.fromEntries(header.map((h) => [h, null])), Field0__c: 'b0', Field1__c: 7 })
+    expect(a.Field0__c).toBe('a0')
   })
 
   it('refuses a quoted value that never ends', () => {
