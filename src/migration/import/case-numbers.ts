@@ -9,7 +9,6 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import { arrayLiteral } from './array-literal.ts'
 import { eachKey } from './each-key.ts'
 
 type Executor = Kysely<DB>
@@ -34,7 +33,7 @@ export async function assignCaseNumbers(
   // One index probe per key (each-key.ts).
   const existing = await sql<{ src_id: string; n: number }>`
     SELECT w.k AS src_id, c.n
-    FROM ${eachKey(arrayLiteral(all.map((c) => c.src_id)), 'text', 'c', (k) => sql`SELECT case_number AS n FROM cases WHERE org_id = ${orgId} AND src_id = ${k}`)}`.execute(db)
+    FROM ${eachKey(all.map((c) => c.src_id), 'text', 'c', (k) => sql`SELECT case_number AS n FROM cases WHERE org_id = ${orgId} AND src_id = ${k}`)}`.execute(db)
   for (const row of existing.rows) assigned.set(row.src_id, Number(row.n))
   const cases = all.filter((c) => !assigned.has(c.src_id))
   if (cases.length === 0) return assigned
@@ -51,7 +50,7 @@ export async function assignCaseNumbers(
   if (wanted.size) {
     const r = await sql<{ n: number }>`
       SELECT c.n
-      FROM ${eachKey(arrayLiteral([...new Set(wanted.values())]), 'int', 'c', (k) => sql`SELECT case_number AS n FROM cases WHERE org_id = ${orgId} AND case_number = ${k}`)}`.execute(db)
+      FROM ${eachKey([...new Set(wanted.values())], 'int', 'c', (k) => sql`SELECT case_number AS n FROM cases WHERE org_id = ${orgId} AND case_number = ${k}`)}`.execute(db)
     for (const row of r.rows) taken.add(Number(row.n))
   }
   for (const c of cases) {

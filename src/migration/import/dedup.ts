@@ -9,7 +9,6 @@ import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import type { KindName, RecordKind } from '../../records/record-kind.ts'
 import type { DedupAction, MigrationConfig } from '../migration.types.ts'
-import { arrayLiteral } from './array-literal.ts'
 import { eachKey } from './each-key.ts'
 
 type Executor = Kysely<DB>
@@ -65,7 +64,7 @@ export async function findDuplicates(
   if (wanted.length) {
     // One index probe per key (each-key.ts), the earliest matching record each.
     const r = await sql<{ k: string; id: string }>`
-      SELECT w.k, d.id FROM ${eachKey(arrayLiteral(wanted), 'text', 'd', (k) => sql`
+      SELECT w.k, d.id FROM ${eachKey(wanted, 'text', 'd', (k) => sql`
         SELECT id FROM ${sql.table(kind.table)}
         WHERE org_id = ${orgId} AND ${sql.ref(rule.field)} IS NOT NULL AND ${sql.raw(rule.sqlKey)} = ${k}
         ORDER BY id`)}`.execute(db)

@@ -6,7 +6,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import type { RecordKind } from '../../records/record-kind.ts'
-import { arrayLiteral } from './array-literal.ts'
 import { eachKey } from './each-key.ts'
 
 type Executor = Kysely<DB>
@@ -22,7 +21,7 @@ export type KnownSourceId = { via: 'record' | 'link'; id: string }
 export async function knownSourceIds(db: Executor, orgId: string, kind: RecordKind, srcIds: readonly string[]): Promise<Map<string, KnownSourceId>> {
   const known = new Map<string, KnownSourceId>()
   if (srcIds.length === 0) return known
-  const wanted = arrayLiteral([...new Set(srcIds)])
+  const wanted = [...new Set(srcIds)]
   const r = await sql<{ src_id: string; id: string; via: 'record' | 'link' }>`
     SELECT w.k AS src_id, r.id, 'record' AS via
     FROM ${eachKey(wanted, 'text', 'r', (k) => sql`SELECT id FROM ${sql.table(kind.table)} WHERE org_id = ${orgId} AND src_id = ${k}`)}

@@ -1,11 +1,13 @@
 /**
- * The import sends each column of a page as one array literal (array-literal.ts).
- * Every value must reach PostgreSQL exactly as it was: read back through each column type the
- * import writes, on both databases, with the values that need quoting or escaping.
+ * The import sends each column of a page, and the keys of its lookups, as one JSON array
+ * (json-array.ts). Every value must reach PostgreSQL exactly as it was: read back through each
+ * column type the import writes, on both databases, with the values that need quoting or escaping.
+ * The two characters PostgreSQL cannot store as text (NUL, lone surrogates) arrive as U+FFFD
+ * instead of failing the page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
-import { arrayLiteral } from '../../src/migration/import/array-literal.ts'
+import { jsonArray } from '../../src/migration/import/json-array.ts'
 import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
 
 const TEXTS = [
@@ -14,7 +16,7 @@ const TEXTS = [
 ]
 
 for (const target of await targets()) {
-  describe(`array literals on ${target}`, () => {
+  describe(`JSON arrays on ${target}`, () => {
     let tdb: TestDatabase
     beforeAll(async () => {
       tdb = await createTestDatabase(target)
@@ -22,9 +24,11 @@ for (const target of await targets()) {
     afterAll(() => tdb?.drop())
 
     const roundTrip = async <T>(values: unknown[], type: string, asText = false): Promise<T[]> => {
-      const expr = asText ? sql`CAST(CAST(${arrayLiteral(values)} AS ${sql.raw(type)}[]) AS text[])` : sql`CAST(${arrayLiteral(values)} AS ${sql.raw(type)}[])`
-      const r = await sql<{ a: T[] }>`SELECT ${expr} AS a`.execute(tdb.database.db)
-      return r.rows[0].a
+      // As the upsert reads them: element by element, cast to the column's type.
+      const element = type === 'jsonb' ? sql`jsonb_array_elements(CAST(${jsonArray(values)} AS jsonb))` : sql`json_array_elements_text(CAST(${jsonArray(values)} AS json))`
+      const value = type === 'jsonb' ? sql`e` : sql`CAST(e AS ${sql.raw(type)})`
+      const r = await sql<{ v: T }>`SELECT ${asText ? sql`CAST(${value} AS text)` : value} AS v FROM ${element} WITH ORDINALITY AS x(e, n) ORDER BY n`.execute(tdb.database.db)
+      return r.rows.map((row) => row.v)
     }
 
     it('keeps every text value, null and undefined as null', async () => {
@@ -33,8 +37,15 @@ for (const target of await targets()) {
 
     it('keeps JSON documents (custom_fields) with quotes, backslashes and unicode', async () => {
       const docs = [{}, { a: 'x"y', b: 'back\\slash', c: [1, 'two', null], d: { e: 'ünï' } }, { 'key with space': 'NULL' }]
-      const back = await roundTrip<unknown>(docs.map((d) => JSON.stringify(d)), 'jsonb')
+      const back = await roundTrip<unknown>(docs, 'jsonb')
       expect(back.map((d) => (typeof d === 'string' ? JSON.parse(d) : d))).toEqual(docs)
+    })
+
+    it('stores NUL characters and lone surrogates as U+FFFD, in columns and in custom fields, and keeps the rest', async () => {
+      const texts = ['a\u0000b', 'lone \ud800 high', 'lone \udfff low', 'pair 😀 kept', 'escaped \\u0000 text', 'tab\t\u0001ctl']
+      expect(await roundTrip(texts, 'text')).toEqual(['a\ufffdb', 'lone \ufffd high', 'lone \ufffd low', 'pair 😀 kept', 'escaped \\u0000 text', 'tab\t\u0001ctl'])
+      const back = await roundTrip<unknown>([{ note: 'x\u0000y', nested: ['\ud83d'] }], 'jsonb')
+      expect(back.map((d) => (typeof d === 'string' ? JSON.parse(d) : d))).toEqual([{ note: 'x\ufffdy', nested: ['\ufffd'] }])
     })
 
     it('keeps uuids, timestamps, dates, numbers and booleans', async () => {
