@@ -69,6 +69,14 @@ for (const target of await targets()) {
           AND lead_id IS NULL AND left(custom_fields ->> 'WhoId', 3) = '00Q'`.execute(h.app.db)
       expect(kept.rows[0].n).toBeGreaterThan(10)
       expect(summary.reason).toContain(`${kept.rows[0].n} Task records point at Lead (WhoId)`)
+      // Every lookup is counted in the same scan: each summary carries its own count.
+      const opportunities = issues.find((i) => i.code === 'links_not_imported' && i.field === 'opportunity_id')!
+      const keptOpportunities = await sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM activities WHERE org_id = ${admin.orgId} AND kind <> 'event' AND left(src_id, 3) = '00T'
+          AND opportunity_id IS NULL AND left(custom_fields ->> 'WhatId', 3) = '006'`.execute(h.app.db)
+      expect(keptOpportunities.rows[0].n).toBeGreaterThan(10)
+      expect(keptOpportunities.rows[0].n).not.toBe(kept.rows[0].n)
+      expect(opportunities.reason).toContain(`${keptOpportunities.rows[0].n.toLocaleString('en-US')} Task records point at Opportunity (WhatId)`)
     })
 
     it('a second migration of the same source creates no duplicates and puts back what was changed here', async () => {

@@ -20,30 +20,37 @@ export async function summarizeUnimportedLinks(
   const prefixOf = new Map(input.objects.map((o) => [o.name, o.key_prefix]))
   const own = prefixOf.get(input.object)
   if (!own) return
-  const issues: NewIssue[] = []
+  // Every lookup to an object the run does not import, counted in one scan of the object's records.
+  const links: Array<{ source: string; object: string; field: string; prefix: string }> = []
   for (const f of input.fields) {
     if (f.action !== 'reference') continue
     for (const [object, field] of Object.entries(f.targets ?? {})) {
       const prefix = prefixOf.get(object)
-      if (input.imported(object) || !prefix) continue
-      const r = await sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM ${sql.raw(input.kind.table)}
-        WHERE org_id = ${input.orgId} AND left(src_id, 3) = ${own} AND ${sql.ref(field)} IS NULL
-          AND left(custom_fields ->> ${f.source}, 3) = ${prefix}`.execute(db)
-      const n = r.rows[0].n
-      if (n === 0) continue
-      issues.push({
-        id: uuidv7(input.now),
-        object: input.object,
-        src_id: null,
-        kind: 'warning',
-        code: CODE,
-        field,
-        reason: `${n.toLocaleString('en-US')} ${input.object} records point at ${object} (${f.source}), which this migration does not import: they were imported without that link, and the ${object} id is kept in custom_fields.${f.source}. Select ${object} to keep these links.`,
-        source_data: null,
-      })
+      if (!input.imported(object) && prefix) links.push({ source: f.source, object, field, prefix })
     }
   }
+  const counts: number[] = []
+  if (links.length > 0) {
+    const r = await sql<{ n: number[] }>`
+      SELECT ARRAY[${sql.join(links.map((l) => sql`count(*) FILTER (WHERE ${sql.ref(l.field)} IS NULL AND left(custom_fields ->> ${l.source}, 3) = ${l.prefix})::int`))}] AS n
+      FROM ${sql.raw(input.kind.table)} WHERE org_id = ${input.orgId} AND left(src_id, 3) = ${own}`.execute(db)
+    counts.push(...r.rows[0].n)
+  }
+  const issues: NewIssue[] = []
+  links.forEach(({ source, object, field }, i) => {
+    const n = counts[i]
+    if (n === 0) return
+    issues.push({
+      id: uuidv7(input.now),
+      object: input.object,
+      src_id: null,
+      kind: 'warning',
+      code: CODE,
+      field,
+      reason: `${n.toLocaleString('en-US')} ${input.object} records point at ${object} (${source}), which this migration does not import: they were imported without that link, and the ${object} id is kept in custom_fields.${source}. Select ${object} to keep these links.`,
+      source_data: null,
+    })
+  })
   await db.transaction().execute(async (trx) => {
     const removed = await sql`DELETE FROM migration_issues WHERE org_id = ${input.orgId} AND migration_id = ${input.migrationId} AND object = ${input.object} AND code = ${CODE}`.execute(trx)
     await insertIssues(trx, input.orgId, input.migrationId, issues, input.now)
