@@ -5,7 +5,8 @@
  */
 import crypto from 'node:crypto'
 import pg from 'pg'
-import { sql } from 'kysely'
+import { sql, type Kysely } from 'kysely'
+import type { DB } from '../../src/db/database.ts'
 import { openEmbedded, openPostgres, type Database } from '../../src/db/connect.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 
@@ -107,4 +108,12 @@ export async function createTestDatabase(target: TargetName): Promise<TestDataba
       await dropDb()
     },
   }
+}
+
+/**
+ * Tables that stay without statistics however many rows a test adds, as an import's own tables are
+ * mid-run: tests of plans that must not depend on statistics (CI's PostgreSQL may run autovacuum).
+ */
+export async function neverAnalyzed(db: Kysely<DB>, tables: readonly string[]): Promise<void> {
+  for (const table of tables) await sql`ALTER TABLE ${sql.table(table)} SET (autovacuum_enabled = false)`.execute(db)
 }

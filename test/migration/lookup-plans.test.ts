@@ -16,7 +16,7 @@ import { knownSourceIds } from '../../src/migration/import/references.ts'
 import { kindsByName } from '../../src/records/kinds/index.ts'
 import { listRecordsPage } from '../../src/records/record.repository.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
-import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
+import { createTestDatabase, neverAnalyzed, targets, type TestDatabase } from '../helpers/databases.ts'
 
 const ROWS = 30_000
 const contact = kindsByName.contact
@@ -29,9 +29,7 @@ for (const target of await targets()) {
     beforeAll(async () => {
       tdb = await createTestDatabase(target)
       orgId = (await createOrganizationWithAdmin(tdb.database.db, { name: 'Lookups', adminEmail: 'l@example.com', adminPassword: 'lookup-password' })).orgId
-      // No analysis behind the test's back (CI's PostgreSQL may run autovacuum).
-      await sql`ALTER TABLE contacts SET (autovacuum_enabled = false)`.execute(tdb.database.db)
-      await sql`ALTER TABLE cases SET (autovacuum_enabled = false)`.execute(tdb.database.db)
+      await neverAnalyzed(tdb.database.db, ['contacts', 'cases'])
       await sql`
         INSERT INTO contacts (org_id, id, created_at, updated_at, src_id, last_name, email)
         SELECT ${orgId}, gen_random_uuid(), now(), now(), '0035g' || lpad(i::text, 13, '0'), 'Person ' || i, 'p' || i || '@example.com'

@@ -10,7 +10,7 @@ import { sql } from 'kysely'
 import { relinkTo, unresolvedRefsAsIssues } from '../../src/migration/import/relink.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
 import { uuidv7 } from '../../src/shared/ids.ts'
-import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
+import { createTestDatabase, neverAnalyzed, targets, type TestDatabase } from '../helpers/databases.ts'
 
 const srcId = (i: number) => `0015g${String(i).padStart(13, '0')}`
 
@@ -21,8 +21,7 @@ for (const target of await targets()) {
     beforeAll(async () => {
       tdb = await createTestDatabase(target)
       orgId = (await createOrganizationWithAdmin(tdb.database.db, { name: 'Relink', adminEmail: 'r@example.com', adminPassword: 'relink-password' })).orgId
-      await sql`ALTER TABLE accounts SET (autovacuum_enabled = false)`.execute(tdb.database.db)
-      await sql`ALTER TABLE migration_pending_refs SET (autovacuum_enabled = false)`.execute(tdb.database.db)
+      await neverAnalyzed(tdb.database.db, ['accounts', 'migration_pending_refs'])
       // Accounts of an earlier import, before any foreign-key check here: PostgreSQL keeps the plan
       // of its first checks on a connection until the table's statistics change, and a plan made for
       // a near-empty table reads the whole table per check (a hazard of its own: docs/migration.md).
