@@ -86,6 +86,13 @@ export async function findMigration(db: Executor, orgId: string, id: string, opt
   return r.rows[0] ?? null
 }
 
+/** The organization's migration importing now (running, or paused), other than `exceptId`. */
+export async function importingMigration(db: Executor, orgId: string, exceptId: string): Promise<{ id: string; status: MigrationStatus } | null> {
+  const r = await sql<{ id: string; status: MigrationStatus }>`
+    SELECT id, status FROM migrations WHERE org_id = ${orgId} AND id <> ${exceptId} AND status IN ('running', 'paused') LIMIT 1`.execute(db)
+  return r.rows[0] ?? null
+}
+
 /** Newest first, keyset on the UUIDv7 id like every list. */
 export async function listMigrations(db: Executor, orgId: string, limit: number, cursor?: string): Promise<MigrationRow[]> {
   const r = await sql<MigrationRow>`

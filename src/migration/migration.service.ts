@@ -12,7 +12,7 @@ import { uuidv7 } from '../shared/ids.ts'
 import type { SecretBox } from '../shared/secret-box.ts'
 import { validateConfig } from './config/validate-config.ts'
 import { defaultConfig, IMPORT_ORDER } from './migration.defaults.ts'
-import { findMigration, insertMigration, updateMigration, type MigrationRow } from './migration.repository.ts'
+import { findMigration, importingMigration, insertMigration, updateMigration, type MigrationRow } from './migration.repository.ts'
 import type { MigrationConfig, MigrationStatus, SourceEnvironment } from './migration.types.ts'
 import { insertObjects } from './progress.repository.ts'
 
@@ -103,6 +103,8 @@ export async function startRun(db: Db, auth: AuthContext, id: string, now: Date)
       throw stateConflict(m, 'starting a run', 'analyzed or configured (or a phased run with a phase left)')
     }
     if (!m.access_token_sealed) throw new Conflict('The source platform credentials of this migration are gone; connect again and start a new migration.')
+    const other = await importingMigration(trx, auth.orgId, id)
+    if (other) throw anotherImport(`Migration ${other.id} of this organization is ${other.status}`)
     const config = configOf(m)
     validateConfig(config, m.report!)
     let phase: number
@@ -123,6 +125,7 @@ export async function startRun(db: Db, auth: AuthContext, id: string, now: Date)
       id,
       steps.map(({ step, position }) => ({ object: step.object, position, phase, target: step.target, total: counts.get(step.object) ?? 0 })),
     )
+    // Two runs started at the same moment: the index of migration 0007 lets one through.
     await updateMigration(
       trx,
       auth.orgId,
@@ -139,8 +142,16 @@ export async function startRun(db: Db, auth: AuthContext, id: string, now: Date)
         resume_at: null,
       },
       now,
-    )
+    ).catch((err: unknown) => {
+      const e = err as { code?: string; constraint?: string }
+      throw e?.code === '23505' && e.constraint === 'migrations_one_import_per_org' ? anotherImport('Another migration of this organization has just started') : err
+    })
   })
+}
+
+/** One import into an organization at a time (migration 0007 says why). */
+function anotherImport(what: string): Conflict {
+  return new Conflict(`${what}: an organization imports one migration at a time, so that two imports cannot both create the same record. Wait for it to finish, or cancel it.`)
 }
 
 /**

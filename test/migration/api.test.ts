@@ -8,7 +8,7 @@ import { sql } from 'kysely'
 import { addMember, appPerFile, buildTestApp, createOrgWithAdmin, json } from '../helpers/build-app.ts'
 import { targets } from '../helpers/databases.ts'
 import { start } from '../source-sim/helpers.ts'
-import { analyze, run, simSettings, sourceTokens } from './helpers.ts'
+import { analyze, getMigration, run, simSettings, sourceTokens, waitFor } from './helpers.ts'
 import type { MigrationConfig } from '../../src/migration/migration.types.ts'
 
 // One small source org for every suite of the file; the service is its OAuth client (token refresh).
@@ -89,6 +89,38 @@ for (const target of await targets()) {
       expect(cancel.statusCode).toBe(409)
       const unknown = await admin.request({ method: 'POST', url: '/api/v1/migration/run', payload: { migration_id: '0190a0a0-0000-7000-8000-000000000000' } })
       expect(unknown.statusCode).toBe(404)
+    })
+
+    it('imports one migration of an organization at a time; other organizations are not held up', async () => {
+      const admin = await createOrgWithAdmin(h.app)
+      const first = await analyze(admin, await sourceTokens(sim))
+      const second = await analyze(admin, await sourceTokens(sim))
+      const neighbour = await createOrgWithAdmin(h.app)
+      const theirs = await analyze(neighbour, await sourceTokens(sim))
+      const runOf = (member: typeof admin, id: string) => member.request({ method: 'POST', url: '/api/v1/migration/run', payload: { migration_id: id } })
+      // Slow source pages keep the first run importing while the others are tried.
+      sim.control.setFaults({ delayMs: 1000, pathContains: '/query' })
+      try {
+        expect((await runOf(admin, first.id)).statusCode).toBe(202)
+        const refused = await runOf(admin, second.id)
+        expect(refused.statusCode).toBe(409)
+        expect(json(refused).detail).toContain(`Migration ${first.id} of this organization is running`)
+        expect((await getMigration(admin, second.id)).status).toBe('analyzed')
+        expect((await runOf(neighbour, theirs.id)).statusCode).toBe(202)
+        for (const [member, id] of [[admin, first.id], [neighbour, theirs.id]] as const) {
+          expect((await member.request({ method: 'POST', url: `/api/v1/migration/${id}/cancel` })).statusCode).toBe(202)
+          await waitFor(member, id, ['cancelled'])
+        }
+      } finally {
+        sim.control.setFaults({ delayMs: 0 })
+      }
+      // Two runs started at the same moment: one goes, the other is told why.
+      const third = await analyze(admin, await sourceTokens(sim))
+      const both = await Promise.all([runOf(admin, second.id), runOf(admin, third.id)])
+      expect(both.map((r) => r.statusCode).sort()).toEqual([202, 409])
+      expect(json(both.find((r) => r.statusCode === 409)!).detail).toMatch(/imports one migration at a time/)
+      const started = both[0].statusCode === 202 ? second.id : third.id
+      expect(['completed', 'completed_with_errors']).toContain((await waitFor(admin, started, ['completed', 'completed_with_errors', 'failed'])).status)
     })
 
     it('validates the configuration against the analysis and lists every problem with its path', async () => {

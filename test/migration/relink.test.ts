@@ -36,7 +36,8 @@ for (const target of await targets()) {
     async function pendingParents(first: number, n: number): Promise<string> {
       const db = tdb.database.db
       const migrationId = uuidv7()
-      await sql`INSERT INTO migrations (org_id, id, status, src_instance_url, created_at, updated_at) VALUES (${orgId}, ${migrationId}, 'running', 'https://source.example', now(), now())`.execute(db)
+      // The pass does not look at the status; an organization has only one migration running.
+      await sql`INSERT INTO migrations (org_id, id, status, src_instance_url, created_at, updated_at) VALUES (${orgId}, ${migrationId}, 'analyzed', 'https://source.example', now(), now())`.execute(db)
       await sql`
         INSERT INTO accounts (org_id, id, created_at, updated_at, src_id, name)
         SELECT ${orgId}, gen_random_uuid(), now(), now(), '0015g' || lpad(i::text, 13, '0'), 'Account ' || i
