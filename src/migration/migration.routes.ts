@@ -189,7 +189,7 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
       schema: {
         tags,
         summary: 'Start the import in the background',
-        description: 'Answers at once (202) with the migration in `running`. A phased run (phasing accounts_contacts_first) imports accounts and contacts; run it again for the rest.',
+        description: 'Answers at once (202) with the migration in `running`. A phased run (phasing accounts_contacts_first) imports accounts and contacts; run it again for the rest. 409 when the migration is not ready to run, or while another migration of the organization is running or paused (one import per organization at a time).',
         body: runBody,
         response: { 202: migrationSchema, ...errors, 409: problemSchema },
       },
