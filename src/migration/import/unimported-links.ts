@@ -21,7 +21,7 @@ export async function summarizeUnimportedLinks(
   const own = prefixOf.get(input.object)
   if (!own) return
   // Every lookup to an object the run does not import, counted in one scan of the object's records.
-  const links: Array<{ source: string; object: string; field: string; prefix: string }> = []
+  const links: UnimportedLink[] = []
   for (const f of input.fields) {
     if (f.action !== 'reference') continue
     for (const [object, field] of Object.entries(f.targets ?? {})) {
@@ -29,13 +29,7 @@ export async function summarizeUnimportedLinks(
       if (!input.imported(object) && prefix) links.push({ source: f.source, object, field, prefix })
     }
   }
-  const counts: number[] = []
-  if (links.length > 0) {
-    const r = await sql<{ n: number[] }>`
-      SELECT ARRAY[${sql.join(links.map((l) => sql`count(*) FILTER (WHERE ${sql.ref(l.field)} IS NULL AND left(custom_fields ->> ${l.source}, 3) = ${l.prefix})::int`))}] AS n
-      FROM ${sql.raw(input.kind.table)} WHERE org_id = ${input.orgId} AND left(src_id, 3) = ${own}`.execute(db)
-    counts.push(...r.rows[0].n)
-  }
+  const counts = await countUnimported(db, input.kind, input.orgId, own, links)
   const issues: NewIssue[] = []
   links.forEach(({ source, object, field }, i) => {
     const n = counts[i]
@@ -56,4 +50,15 @@ export async function summarizeUnimportedLinks(
     await insertIssues(trx, input.orgId, input.migrationId, issues, input.now)
     await addWarnings(trx, input.orgId, input.migrationId, input.object, issues.length - Number(removed.numAffectedRows ?? 0))
   })
+}
+
+type UnimportedLink = { source: string; object: string; field: string; prefix: string }
+
+/** For each link, how many of the object's records (source key prefix `own`) kept it unset, in one scan. */
+async function countUnimported(db: Kysely<DB>, kind: RecordKind, orgId: string, own: string, links: readonly UnimportedLink[]): Promise<number[]> {
+  if (links.length === 0) return []
+  const r = await sql<{ n: number[] }>`
+    SELECT ARRAY[${sql.join(links.map((l) => sql`count(*) FILTER (WHERE ${sql.ref(l.field)} IS NULL AND left(custom_fields ->> ${l.source}, 3) = ${l.prefix})::int`))}] AS n
+    FROM ${sql.raw(kind.table)} WHERE org_id = ${orgId} AND left(src_id, 3) = ${own}`.execute(db)
+  return r.rows[0].n
 }
