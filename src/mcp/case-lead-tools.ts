@@ -3,12 +3,15 @@
  * calls the same record-writes.ts function as its REST route, so rules (a case escalates once, a
  * lead converts once), tenancy and events match.
  */
-import { kindsByName } from '../records/kinds/index.ts'
-import { createBodySchema } from '../records/record.schemas.ts'
-import { addCaseComment, convertLeadWithEvents, escalateCaseWithEvents } from '../records/record-writes.ts'
-import { convertLeadBodySchema } from '../records/special-actions.routes.ts'
-import type { ConvertLeadInput } from '../records/leads/lead-convert.ts'
-import { needsRedaction, redactRecord } from '../records/record-redaction.ts'
+import {
+  addCaseComment,
+  convertLeadBodySchema,
+  convertLeadWithEvents,
+  createBodySchema,
+  escalateCaseWithEvents,
+  kindsByName,
+  type ConvertLeadInput,
+} from '../records/index.ts'
 import { idSchema, recordOutputSchema } from './record-view.ts'
 import { HINTS, writeScopes, type JsonSchema, type McpTool } from './tool-kit.ts'
 
@@ -33,8 +36,7 @@ const addCaseCommentTool: McpTool = {
   async run(ctx, args) {
     // The input schema is the comment body's own schema plus case_id, so the rest is a valid body.
     const { case_id: caseId, ...body } = args
-    const change = await addCaseComment(ctx.db, ctx.auth, caseId as string, body)
-    return { value: change.after! }
+    return { value: await addCaseComment(ctx.db, ctx.auth, caseId as string, body) }
   },
 }
 
@@ -49,8 +51,7 @@ const escalateCaseTool: McpTool = {
   annotations: HINTS.add,
   scopes: writeScopes,
   async run(ctx, args) {
-    const change = await escalateCaseWithEvents(ctx.db, ctx.auth, args.case_id as string)
-    return { value: change.after! }
+    return { value: await escalateCaseWithEvents(ctx.db, ctx.auth, args.case_id as string) }
   },
 }
 
@@ -76,10 +77,7 @@ const convertLeadTool: McpTool = {
   scopes: writeScopes,
   async run(ctx, args) {
     const { lead_id: leadId, ...input } = args
-    const result = await convertLeadWithEvents(ctx.db, ctx.auth, leadId as string, input as ConvertLeadInput)
-    const opportunityKind = kindsByName.opportunity
-    const opportunity = result.opportunity && needsRedaction(opportunityKind, ctx.auth) ? redactRecord(opportunityKind, { ...result.opportunity }) : result.opportunity
-    return { value: { lead: result.lead.after!, account: result.account, contact: result.contact, opportunity } }
+    return { value: await convertLeadWithEvents(ctx.db, ctx.auth, leadId as string, input as ConvertLeadInput) }
   },
 }
 

@@ -4,17 +4,24 @@
  * redaction (amounts need erp:read).
  */
 import { NotFound, ValidationFailed } from '../shared/errors.ts'
-import type { RecordKind } from '../records/record-kind.ts'
-import { kindsByName } from '../records/kinds/index.ts'
-import { OPPORTUNITY_STAGES } from '../records/kinds/opportunity.kind.ts'
-import { listOptionsFrom, readScopes } from '../records/record.routes.ts'
-import { cursorSchema, filterableFields, limitSchema, listQuerySchema } from '../records/record.schemas.ts'
-import { getRecord, listRecords } from '../records/record.service.ts'
-import { needsRedaction, redactJsonText } from '../records/record-redaction.ts'
+import {
+  cursorSchema,
+  filterableFields,
+  getRecord,
+  kindsByName,
+  limitSchema,
+  listOptionsFrom,
+  listQuerySchema,
+  listRecords,
+  mayRead,
+  OPPORTUNITY_STAGES,
+  pipelineByStage,
+  readScopes,
+  recordKinds,
+  type RecordKind,
+} from '../records/index.ts'
 import { idSchema, kindOf, kindSchema, readRecordJson, readScopesOf, recordOutputSchema, titleOf, TOP_LEVEL_KINDS } from './record-view.ts'
-import { pipelineByStage } from './pipeline.repository.ts'
 import { check, HINTS, type Args, type JsonSchema, type McpTool, type ToolContext } from './tool-kit.ts'
-import { recordKinds } from '../records/kinds/index.ts'
 
 const SEARCH_LIMIT_MAX = 20
 
@@ -81,7 +88,7 @@ const listRecordsTool: McpTool = {
       throw new ValidationFailed('Invalid arguments: case_id is only for kind case_comment.', [{ field: 'case_id', message: 'is only for kind case_comment' }])
     }
     const page = await listRecords(ctx.db, ctx.auth, kind, opts)
-    return { json: redactJsonText(kind, ctx.auth, page.json, 'page') }
+    return { json: page.json }
   },
 }
 
@@ -151,12 +158,12 @@ const searchRecordsTool: McpTool = {
     const limit = (args.limit_per_kind as number | undefined) ?? 5
     const asked = (args.kinds as string[] | undefined) ?? TOP_LEVEL_KINDS.map((k) => k.name)
     const kinds = TOP_LEVEL_KINDS.filter((k) => asked.includes(k.name))
-    const readable = kinds.filter((k) => readScopes(k).every((s) => ctx.auth.scopes.has(s)))
+    const readable = kinds.filter((k) => mayRead(k, ctx.auth))
     const skipped = kinds.filter((k) => !readable.includes(k)).map((k) => ({ kind: k.name, reason: `needs the scope ${readScopes(k).join(' and ')}` }))
     const groups = await Promise.all(
       readable.map(async (kind) => {
         const page = await listRecords(ctx.db, ctx.auth, kind, { limit, q, filters: [] })
-        const data = JSON.parse(redactJsonText(kind, ctx.auth, page.json, 'page')) as { data: Record<string, unknown>[]; has_more: boolean }
+        const data = JSON.parse(page.json) as { data: Record<string, unknown>[]; has_more: boolean }
         return { kind: kind.name, has_more: data.has_more, records: data.data.map((record) => ({ id: record.id as string, title: titleOf(kind, record), record })) }
       }),
     )
@@ -195,8 +202,7 @@ const pipelineSummaryTool: McpTool = {
   annotations: HINTS.read,
   scopes: () => ['crm:read'],
   async run(ctx: ToolContext) {
-    const rows = await pipelineByStage(ctx.db, ctx.auth.orgId)
-    const visible = !needsRedaction(kindsByName.opportunity, ctx.auth)
+    const { rows, amountsVisible: visible } = await pipelineByStage(ctx.db, ctx.auth)
     const known: (string | null)[] = [...OPPORTUNITY_STAGES]
     const order = [...known, ...new Set(rows.map((r) => r.stage).filter((s) => !known.includes(s)))]
     const stages = order.map((stage) => {

@@ -3,14 +3,9 @@
  * through record.service with REST's scopes and redaction, a record's title, and the compact field
  * guide that tells a model what each kind accepts.
  */
-import type { AuthContext, Scope } from '../shared/auth-context.ts'
+import type { Scope } from '../shared/auth-context.ts'
 import { NotFound } from '../shared/errors.ts'
-import type { FieldDef, KindName, RecordKind } from '../records/record-kind.ts'
-import { kindsByName, recordKinds } from '../records/kinds/index.ts'
-import { readScopes } from '../records/record.routes.ts'
-import { redactJsonText } from '../records/record-redaction.ts'
-import { getRecord } from '../records/record.service.ts'
-import { uuidSchema } from '../records/record.schemas.ts'
+import { getRecord, kindsByName, readScopes, recordKinds, uuidSchema, type FieldDef, type KindName, type RecordKind } from '../records/index.ts'
 import type { Args, JsonSchema, ToolContext } from './tool-kit.ts'
 
 /** Kinds that stand on their own; case comments are reached through their case. */
@@ -36,15 +31,11 @@ export function readScopesOf(args: Args): Scope[] {
   return kind ? readScopes(kind) : ['crm:read']
 }
 
-export function parseShown(kind: RecordKind, auth: AuthContext, json: string): Record<string, unknown> {
-  return JSON.parse(redactJsonText(kind, auth, json, 'record'))
-}
-
 /** One record as GET /api/v1/{kind}/{id} shows it to this caller, as JSON text. */
 export async function readRecordJson(ctx: ToolContext, kind: RecordKind, id: string): Promise<string> {
   const json = await getRecord(ctx.db, ctx.auth, kind, id)
   if (!json) throw new NotFound(kind.label)
-  return redactJsonText(kind, ctx.auth, json, 'record')
+  return json
 }
 
 export function titleOf(kind: RecordKind, record: Record<string, unknown>): string {

@@ -6,12 +6,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js'
 import type { Scope } from '../shared/auth-context.ts'
-import type { RecordKind } from '../records/record-kind.ts'
-import { recordKinds } from '../records/kinds/index.ts'
-import { readScopes } from '../records/record.routes.ts'
-import { UUID_PATTERN } from '../records/record.schemas.ts'
-import { getRecord, listRecords } from '../records/record.service.ts'
-import { redactJsonText } from '../records/record-redaction.ts'
+import { getRecord, listRecords, mayRead, readScopes, recordKinds, UUID_PATTERN, type RecordKind } from '../records/index.ts'
 import { titleOf } from './record-view.ts'
 import { callerOf, type ToolContext } from './tool-kit.ts'
 
@@ -36,23 +31,19 @@ export function resourceScopes(uri: unknown): Scope[] {
   return kind ? readScopes(kind) : []
 }
 
-function canRead(ctx: ToolContext, kind: RecordKind): boolean {
-  return readScopes(kind).every((s) => ctx.auth.scopes.has(s))
-}
-
 async function listNewest(ctx: ToolContext, kind: RecordKind) {
-  if (!canRead(ctx, kind)) return { resources: [] }
+  if (!mayRead(kind, ctx.auth)) return { resources: [] }
   const page = await listRecords(ctx.db, ctx.auth, kind, { limit: LISTED_PER_KIND, filters: [] })
   const data = (JSON.parse(page.json) as { data: Record<string, unknown>[] }).data
   return { resources: data.map((r) => ({ uri: `${resourcePrefix(kind)}${r.id}`, name: titleOf(kind, r), mimeType: 'application/json' })) }
 }
 
 async function readOne(ctx: ToolContext, kind: RecordKind, uri: URL, id: string) {
-  if (!canRead(ctx, kind)) throw new McpError(ErrorCode.InvalidRequest, `Reading ${kind.labelPlural.toLowerCase()} needs the scope ${readScopes(kind).join(' and ')}.`)
+  if (!mayRead(kind, ctx.auth)) throw new McpError(ErrorCode.InvalidRequest, `Reading ${kind.labelPlural.toLowerCase()} needs the scope ${readScopes(kind).join(' and ')}.`)
   if (!UUID.test(id)) throw new McpError(ErrorCode.InvalidParams, `The id in ${uri.href} must be a UUID.`)
   const json = await getRecord(ctx.db, ctx.auth, kind, id)
   if (!json) throw new McpError(RESOURCE_NOT_FOUND, `${kind.label} not found: ${uri.href}`, { uri: uri.href })
-  return { contents: [{ uri: uri.href, mimeType: 'application/json', text: redactJsonText(kind, ctx.auth, json, 'record') }] }
+  return { contents: [{ uri: uri.href, mimeType: 'application/json', text: json }] }
 }
 
 // Built once (parsing URI templates per request cost more than the rest of the registration).

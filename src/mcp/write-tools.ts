@@ -4,23 +4,22 @@
  * events are exactly those of POST/PATCH/DELETE /api/v1/{kind}.
  */
 import { NotFound } from '../shared/errors.ts'
-import type { AuthContext } from '../shared/auth-context.ts'
-import type { RecordKind } from '../records/record-kind.ts'
-import { kindsByName, recordKinds } from '../records/kinds/index.ts'
-import { OPPORTUNITY_STAGES } from '../records/kinds/opportunity.kind.ts'
-import { createBodySchema, patchBodySchema } from '../records/record.schemas.ts'
-import { createWithEvents, deleteWithEvents, updateWithEvents } from '../records/record-writes.ts'
-import { needsRedaction, redactRecord } from '../records/record-redaction.ts'
+import {
+  createBodySchema,
+  createWithEvents,
+  deleteWithEvents,
+  kindsByName,
+  OPPORTUNITY_STAGES,
+  patchBodySchema,
+  recordKinds,
+  updateWithEvents,
+  type RecordKind,
+} from '../records/index.ts'
 import { fieldGuide, idSchema, kindOf, kindSchema, recordOutputSchema, TOP_LEVEL_KINDS } from './record-view.ts'
-import { check, HINTS, writeScopes, type Args, type JsonSchema, type McpTool, type ToolOutput } from './tool-kit.ts'
+import { check, HINTS, writeScopes, type Args, type JsonSchema, type McpTool } from './tool-kit.ts'
 
 const createSchemas = new Map<RecordKind, JsonSchema>(recordKinds.map((k) => [k, createBodySchema(k)]))
 const patchSchemas = new Map<RecordKind, JsonSchema>(recordKinds.map((k) => [k, patchBodySchema(k)]))
-
-/** A written record as REST shows it: amounts hidden without erp:read. */
-export function shown(kind: RecordKind, auth: AuthContext, record: Record<string, unknown>): ToolOutput {
-  return { value: needsRedaction(kind, auth) ? redactRecord(kind, { ...record }) : record }
-}
 
 const fieldsArgument: JsonSchema = {
   type: 'object',
@@ -48,8 +47,7 @@ const createRecordTool: McpTool = {
   async run(ctx, args) {
     const kind = kindOf(args)!
     check(createSchemas.get(kind)!, args.fields, 'fields.')
-    const change = await createWithEvents(ctx.db, ctx.auth, kind, args.fields as Args)
-    return shown(kind, ctx.auth, change.after!)
+    return { value: await createWithEvents(ctx.db, ctx.auth, kind, args.fields as Args) }
   },
 }
 
@@ -71,9 +69,9 @@ const updateRecordTool: McpTool = {
   async run(ctx, args) {
     const kind = kindOf(args)!
     check(patchSchemas.get(kind)!, args.fields, 'fields.')
-    const change = await updateWithEvents(ctx.db, ctx.auth, kind, args.id as string, args.fields as Args)
-    if (!change) throw new NotFound(kind.label)
-    return shown(kind, ctx.auth, change.after!)
+    const written = await updateWithEvents(ctx.db, ctx.auth, kind, args.id as string, args.fields as Args)
+    if (!written) throw new NotFound(kind.label)
+    return { value: written }
   },
 }
 
@@ -96,9 +94,8 @@ const deleteRecordTool: McpTool = {
   scopes: writeScopes,
   async run(ctx, args) {
     const kind = kindOf(args)!
-    const change = await deleteWithEvents(ctx.db, ctx.auth, kind, args.id as string)
-    if (!change) throw new NotFound(kind.label)
-    return { value: { deleted: true, kind: kind.name, id: change.id } }
+    if (!(await deleteWithEvents(ctx.db, ctx.auth, kind, args.id as string))) throw new NotFound(kind.label)
+    return { value: { deleted: true, kind: kind.name, id: args.id as string } }
   },
 }
 
@@ -119,9 +116,9 @@ const changeStageTool: McpTool = {
   scopes: writeScopes,
   async run(ctx, args) {
     const kind = kindsByName.opportunity
-    const change = await updateWithEvents(ctx.db, ctx.auth, kind, args.opportunity_id as string, { stage: args.stage })
-    if (!change) throw new NotFound(kind.label)
-    return shown(kind, ctx.auth, change.after!)
+    const written = await updateWithEvents(ctx.db, ctx.auth, kind, args.opportunity_id as string, { stage: args.stage })
+    if (!written) throw new NotFound(kind.label)
+    return { value: written }
   },
 }
 

@@ -37,6 +37,8 @@ export interface FieldDef {
   max?: number
   /** Value used on create when the field is absent. */
   default?: string | number | boolean
+  /** ERP data (amounts): reads as null without the erp:read scope (record-access.ts). */
+  erp?: boolean
 }
 
 export type KindName = 'account' | 'contact' | 'case' | 'case_comment' | 'lead' | 'opportunity' | 'product' | 'activity'

@@ -8,55 +8,38 @@ import type { Scope } from '../shared/auth-context.ts'
 import { NotFound } from '../shared/errors.ts'
 import type { RecordKind } from './record-kind.ts'
 import { kindsByName, recordKinds } from './kinds/index.ts'
-import type { ListOptions } from './record.repository.ts'
+import { listOptionsFrom } from './record-query.ts'
 import {
   createBodySchema,
-  filterableFields,
   idParamsSchema,
   listQuerySchema,
   pageSchema,
   patchBodySchema,
   problemSchema,
   recordSchema,
+  writtenRecordSchema,
 } from './record.schemas.ts'
 import { getRecord, listRecords } from './record.service.ts'
 import { addCaseComment, createWithEvents, deleteWithEvents, updateWithEvents } from './record-writes.ts'
-import { needsRedaction, redactJsonText, redactRecord } from './record-redaction.ts'
+import { readScopes } from './record-access.ts'
 
-/** Products are the catalog: reading them also needs erp:read (decisions.md, Scopes). */
-export function readScopes(kind: RecordKind): Scope[] {
-  return kind.name === 'product' ? ['crm:read', 'erp:read'] : ['crm:read']
-}
 const WRITE: Scope[] = ['crm:write']
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema }
-
-export function listOptionsFrom(kind: RecordKind, query: Record<string, unknown>): ListOptions {
-  return {
-    limit: (query.limit as number | undefined) ?? 50,
-    cursor: query.cursor as string | undefined,
-    q: query.q as string | undefined,
-    updatedSince: query.updated_since as string | undefined,
-    ids: typeof query.ids === 'string' ? query.ids.split(',') : undefined,
-    filters: filterableFields(kind)
-      .filter((f) => query[f.name] !== undefined)
-      .map((field) => ({ field, value: query[field.name] })),
-  }
-}
 
 function sendJsonText(reply: FastifyReply, json: string, status = 200): FastifyReply {
   return reply.status(status).type('application/json; charset=utf-8').send(json)
 }
 
-function sendRecord(reply: FastifyReply, record: Record<string, unknown>, status = 200, kind?: RecordKind): FastifyReply {
-  const auth = reply.request.auth
-  const shown = kind && auth && needsRedaction(kind, auth) ? redactRecord(kind, { ...record }) : record
-  return sendJsonText(reply, JSON.stringify(shown), status)
+/** Reads and writes already answer as the caller may see (record-access.ts). */
+function sendRecord(reply: FastifyReply, record: Record<string, unknown>, status = 200): FastifyReply {
+  return sendJsonText(reply, JSON.stringify(record), status)
 }
 
 export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void {
   const tags = [kind.labelPlural]
   const one = recordSchema(kind)
+  const writtenSchema = writtenRecordSchema(kind)
   const base = `/${kind.path}`
 
   if (kind.name !== 'case_comment') {
@@ -68,19 +51,19 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
       },
       async (request, reply) => {
         const page = await listRecords(app.db, request.auth!, kind, listOptionsFrom(kind, request.query as Record<string, unknown>))
-        return sendJsonText(reply, redactJsonText(kind, request.auth!, page.json, 'page'))
+        return sendJsonText(reply, page.json)
       },
     )
     app.post(
       base,
       {
-        schema: { tags, summary: `Create a ${kind.label.toLowerCase()}`, body: createBodySchema(kind), response: { 201: one, ...errors, 409: problemSchema } },
+        schema: { tags, summary: `Create a ${kind.label.toLowerCase()}`, body: createBodySchema(kind), response: { 201: writtenSchema, ...errors, 409: problemSchema } },
         onRequest: requireScopes(...WRITE),
       },
       async (request, reply) => {
-        const change = await createWithEvents(app.db, request.auth!, kind, request.body as Record<string, unknown>)
-        reply.header('location', `/api/v1${base}/${change.id}`)
-        return sendRecord(reply, change.after!, 201, kind)
+        const written = await createWithEvents(app.db, request.auth!, kind, request.body as Record<string, unknown>)
+        reply.header('location', `/api/v1${base}/${written.id}`)
+        return sendRecord(reply, written, 201)
       },
     )
   }
@@ -91,20 +74,20 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
     async (request, reply) => {
       const json = await getRecord(app.db, request.auth!, kind, (request.params as { id: string }).id)
       if (!json) throw new NotFound(kind.label)
-      return sendJsonText(reply, redactJsonText(kind, request.auth!, json, 'record'))
+      return sendJsonText(reply, json)
     },
   )
   app.patch(
     `${base}/:id`,
     {
-      schema: { tags, summary: `Change a ${kind.label.toLowerCase()}`, description: 'Only the fields sent change; null clears a field.', params: idParamsSchema, body: patchBodySchema(kind), response: { 200: one, ...errors, 409: problemSchema } },
+      schema: { tags, summary: `Change a ${kind.label.toLowerCase()}`, description: 'Only the fields sent change; null clears a field.', params: idParamsSchema, body: patchBodySchema(kind), response: { 200: writtenSchema, ...errors, 409: problemSchema } },
       onRequest: requireScopes(...WRITE),
     },
     async (request, reply) => {
       const id = (request.params as { id: string }).id
-      const change = await updateWithEvents(app.db, request.auth!, kind, id, request.body as Record<string, unknown>)
-      if (!change) throw new NotFound(kind.label)
-      return sendRecord(reply, change.after!, 200, kind)
+      const written = await updateWithEvents(app.db, request.auth!, kind, id, request.body as Record<string, unknown>)
+      if (!written) throw new NotFound(kind.label)
+      return sendRecord(reply, written)
     },
   )
   app.delete(
@@ -112,8 +95,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
     { schema: { tags, summary: `Delete a ${kind.label.toLowerCase()}`, params: idParamsSchema, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: requireScopes(...WRITE) },
     async (request, reply) => {
       const id = (request.params as { id: string }).id
-      const change = await deleteWithEvents(app.db, request.auth!, kind, id)
-      if (!change) throw new NotFound(kind.label)
+      if (!(await deleteWithEvents(app.db, request.auth!, kind, id))) throw new NotFound(kind.label)
       return reply.status(204).send()
     },
   )
@@ -140,14 +122,14 @@ function registerCommentRoutes(app: FastifyInstance): void {
   app.post(
     '/cases/:id/comments',
     {
-      schema: { tags, summary: 'Add a comment to a case', params: idParamsSchema, body: createBodySchema(comment), response: { 201: recordSchema(comment), ...errors } },
+      schema: { tags, summary: 'Add a comment to a case', params: idParamsSchema, body: createBodySchema(comment), response: { 201: writtenRecordSchema(comment), ...errors } },
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {
       const caseId = (request.params as { id: string }).id
-      const change = await addCaseComment(app.db, request.auth!, caseId, request.body as Record<string, unknown>)
-      reply.header('location', `/api/v1/case-comments/${change.id}`)
-      return sendRecord(reply, change.after!, 201)
+      const written = await addCaseComment(app.db, request.auth!, caseId, request.body as Record<string, unknown>)
+      reply.header('location', `/api/v1/case-comments/${written.id}`)
+      return sendRecord(reply, written, 201)
     },
   )
 }

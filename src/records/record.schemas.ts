@@ -111,6 +111,18 @@ export function recordSchema(kind: RecordKind): Schema {
   return { type: 'object', properties, required: Object.keys(properties) }
 }
 
+/**
+ * A write's answer: the record as the caller may read it. A caller without the kind's read scopes
+ * (crm:read; products also erp:read) gets only id, created_at and updated_at (docs/api.md, Scopes).
+ */
+export function writtenRecordSchema(kind: RecordKind): Schema {
+  return {
+    ...recordSchema(kind),
+    required: ['id', 'created_at', 'updated_at'],
+    description: `The ${kind.label.toLowerCase()} as written. Without the scopes to read it, only id, created_at and updated_at; without erp:read, ERP fields (amounts) are null.`,
+  }
+}
+
 export const limitSchema: Schema = { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Records per page, 1-200.' }
 export const cursorSchema: Schema = {
   ...uuidSchema,
@@ -173,4 +185,16 @@ export const idParamsSchema: Schema = {
   properties: { id: uuidSchema },
   required: ['id'],
   additionalProperties: false,
+}
+
+/** The body of POST /leads/{id}/convert; the MCP convert_lead tool checks its arguments with it too. */
+export const convertLeadBodySchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {
+    account_id: { ...uuidSchema, description: 'Link this existing account instead of creating one from the lead.' },
+    contact_id: { ...uuidSchema, description: 'Link this existing contact instead of creating one from the lead.' },
+    create_opportunity: { type: 'boolean', default: false, description: 'Also create an opportunity.' },
+    opportunity_name: { type: 'string', minLength: 1, maxLength: 255, description: 'Name of the new opportunity (implies create_opportunity).' },
+  },
 }

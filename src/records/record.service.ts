@@ -8,6 +8,7 @@ import { ValidationFailed } from '../shared/errors.ts'
 import { uuidv7 } from '../shared/ids.ts'
 import type { FieldDef, RecordKind } from './record-kind.ts'
 import { mapRecordDbError } from './record-errors.ts'
+import { assertMayRead, recordJsonForCaller } from './record-access.ts'
 import {
   deleteRecord,
   findRecordJson,
@@ -63,12 +64,18 @@ export function toRowValues(kind: RecordKind, body: Record<string, unknown>): Ro
   return values
 }
 
-export function listRecords(executor: Executor, auth: AuthContext, kind: RecordKind, opts: ListOptions): Promise<PageText> {
-  return listRecordsPage(executor, auth.orgId, kind, opts)
+/** A page as this caller may see it (record-access.ts); 403 when the caller may not read the kind. */
+export async function listRecords(executor: Executor, auth: AuthContext, kind: RecordKind, opts: ListOptions): Promise<PageText> {
+  assertMayRead(kind, auth)
+  const page = await listRecordsPage(executor, auth.orgId, kind, opts)
+  return { ...page, json: recordJsonForCaller(kind, auth, page.json, 'page') }
 }
 
-export function getRecord(executor: Executor, auth: AuthContext, kind: RecordKind, id: string): Promise<string | null> {
-  return findRecordJson(executor, auth.orgId, kind, id)
+/** One record as JSON text as this caller may see it, or null when there is none in the organization. */
+export async function getRecord(executor: Executor, auth: AuthContext, kind: RecordKind, id: string): Promise<string | null> {
+  assertMayRead(kind, auth)
+  const json = await findRecordJson(executor, auth.orgId, kind, id)
+  return json === null ? null : recordJsonForCaller(kind, auth, json, 'record')
 }
 
 export async function createRecord(

@@ -6,7 +6,7 @@
  */
 import fp from 'fastify-plugin'
 import type { Clock } from '../shared/clock.ts'
-import { committedChangeListeners } from '../records/record-events.ts'
+import { committedChangeListeners } from '../records/index.ts'
 import { loadSecretBox, type SecretBox } from '../shared/secret-box.ts'
 import { startDispatcher, type Dispatcher } from './dispatcher.ts'
 import { openDispatcherDatabase, type DispatcherDatabase } from './dispatcher-database.ts'

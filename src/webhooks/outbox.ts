@@ -5,7 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
-import { recordChangeHooks, type RecordChangeHook } from '../records/record-events.ts'
+import { recordChangeHooks, type RecordChangeHook } from '../records/index.ts'
 import { uuidv7 } from '../shared/ids.ts'
 import { envelope, eventBodies, eventsForChange } from './webhook-events.ts'
 
@@ -39,7 +39,7 @@ export const outboxHook: RecordChangeHook = async (trx, auth, action, change) =>
   let queued = false
   for (const event of eventsForChange(action, change)) {
     const id = uuidv7(at)
-    const bodies = eventBodies(change.kind, envelope(id, event.type, at, auth.orgId, event.object, event.previous))
+    const bodies = eventBodies(envelope(id, event.type, at, auth.orgId, event.object, event.previous))
     if (await enqueueEvent(trx, auth.orgId, event.type, id, bodies, at)) queued = true
   }
   return queued

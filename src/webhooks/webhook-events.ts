@@ -2,9 +2,7 @@
  * The event catalogue of the spec (service-spec.md, Events) and how a record change becomes events:
  * names, the conditions of the special ones (decisions.md, Webhooks) and the delivered body.
  */
-import type { RecordAction } from '../records/record-events.ts'
-import { changedFields, type RecordChange } from '../records/record.service.ts'
-import { redactRecord } from '../records/record-redaction.ts'
+import { changedFields, eventForCaller, type RecordAction, type RecordChange } from '../records/index.ts'
 import { EVENT_CATALOGUE, TEST_EVENT, type EventEntity } from './event-catalogue.ts'
 
 export { EVENT_CATALOGUE, EVENT_NAMES, TEST_EVENT, type EventEntity } from './event-catalogue.ts'
@@ -51,19 +49,18 @@ export function eventsForChange(action: RecordAction, change: RecordChange): Arr
   }
 }
 
-/** The JSON bodies of one event: as is, and with amounts hidden (record-redaction.ts). */
-export function eventBodies(kind: RecordChange['kind'], event: EventEnvelope): { body: string; redactedBody: string } {
+/**
+ * The JSON bodies of one event: as is, and as a registrant without erp:read may see it (amounts
+ * hidden, record-access.ts); endpoints get the one their registrant's scopes allow.
+ */
+export function eventBodies(event: EventEnvelope): { body: string; redactedBody: string } {
   const body = JSON.stringify(event)
-  if (kind.name !== 'opportunity') return { body, redactedBody: body }
-  const hidden: EventEnvelope = {
-    ...event,
-    data: {
-      object: redactRecord(kind, { ...event.data.object }),
-      ...(event.data.previous ? { previous: redactRecord(kind, { ...event.data.previous }) } : {}),
-    },
-  }
-  return { body, redactedBody: JSON.stringify(hidden) }
+  const hidden = eventForCaller(WITHOUT_ERP, event)
+  return { body, redactedBody: hidden === event ? body : JSON.stringify(hidden) }
 }
+
+/** Webhooks need crm:read to be registered and read; what they lack is at most erp:read. */
+const WITHOUT_ERP = { scopes: new Set(['crm:read', 'crm:write'] as const) }
 
 export function testEventEnvelope(id: string, at: Date, orgId: string, webhookId: string): EventEnvelope {
   return envelope(id, TEST_EVENT, at, orgId, { webhook_id: webhookId, message: 'This is a test event sent from Cairn.' }, undefined)

@@ -1,11 +1,15 @@
 /**
- * The webhook API (decisions.md, Paths): register, list, read, change, delete; the delivery log;
+ * The webhook API (docs/webhooks.md): register, list, read, change, delete; the delivery log;
  * retrying a delivery by hand; sending a test event. Reading needs crm:read, managing crm:write,
- * and people in the app must be administrators (Settings -> Webhooks is an admin page).
+ * and people in the app must be administrators (Settings -> Webhooks is an admin page). A webhook
+ * is a standing read of records, so pointing one somewhere (register, change) needs crm:read too,
+ * and every stored payload is shown as the caller's scopes may see it (eventForCaller).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { requireAdmin, requireScopes } from '../http/auth.ts'
+import { eventForCaller } from '../records/index.ts'
+import type { AuthContext } from '../shared/auth-context.ts'
 import { problemSchema } from '../records/record.schemas.ts'
 import { Conflict, NotFound } from '../shared/errors.ts'
 import { uuidv7 } from '../shared/ids.ts'
@@ -34,12 +38,17 @@ const tags = ['Webhooks']
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema }
 
 const read = requireScopes('crm:read')
-const manage = [
-  requireScopes('crm:write'),
-  async (request: FastifyRequest) => {
-    if (request.auth?.via === 'session') await requireAdmin()(request)
-  },
-]
+const adminInApp = async (request: FastifyRequest) => {
+  if (request.auth?.via === 'session') await requireAdmin()(request)
+}
+const manage = [requireScopes('crm:write'), adminInApp]
+/** Register or re-point: the endpoint will receive records, so the caller must be able to read them. */
+const point = [requireScopes('crm:write', 'crm:read'), adminInApp]
+
+/** Deliveries with their payloads as this caller may see them. */
+function shownDeliveries<T extends { payload: unknown }>(auth: AuthContext, deliveries: T[]): T[] {
+  return deliveries.map((d) => ({ ...d, payload: eventForCaller(auth, d.payload as { type?: unknown }) }))
+}
 
 export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox }): Promise<void> {
   const deps = { db: app.db, config: app.config, box: opts.box }
@@ -56,7 +65,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
     '/webhooks',
     {
       schema: { tags, summary: 'Register a webhook', description: 'At most 50 per organization.', body: createWebhookBody, response: { 201: createdWebhookSchema, ...errors, 409: problemSchema } },
-      onRequest: manage,
+      onRequest: point,
     },
     async (request, reply) => {
       const { webhook, secret } = await createWebhook(deps, request.auth!, request.body as Required<Pick<WebhookInput, 'url' | 'events'>>)
@@ -87,7 +96,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
         body: patchWebhookBody,
         response: { 200: createdWebhookSchema, ...errors },
       },
-      onRequest: manage,
+      onRequest: point,
     },
     async (request) => {
       const { webhook, secret } = await changeWebhook(deps, request.auth!, (request.params as { id: string }).id, request.body as WebhookInput)
@@ -113,7 +122,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
     async (request) => {
       const webhook = await existing(request)
       const { limit = 50, cursor, status } = request.query as { limit?: number; cursor?: string; status?: string }
-      return keysetPage(await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: limit + 1, cursor, status }), limit)
+      return keysetPage(shownDeliveries(request.auth!, await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: limit + 1, cursor, status })), limit)
     },
   )
 
@@ -131,7 +140,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
       if (result === 'missing') throw new NotFound('Delivery')
       if (result === 'pending') throw new Conflict('This delivery is already waiting to be sent.')
       await wakeDispatchers()
-      const [delivery] = await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: 1, deliveryId })
+      const [delivery] = shownDeliveries(request.auth!, await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: 1, deliveryId }))
       return reply.status(202).send(delivery)
     },
   )
@@ -150,7 +159,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
       const body = JSON.stringify(testEventEnvelope(eventId, at, request.auth!.orgId, webhook.id))
       const deliveryId = await insertDirectDelivery(app.db, request.auth!.orgId, webhook.id, eventId, TEST_EVENT, body, at)
       await wakeDispatchers()
-      const [delivery] = await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: 1, deliveryId })
+      const [delivery] = shownDeliveries(request.auth!, await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: 1, deliveryId }))
       return reply.status(202).send(delivery)
     },
   )

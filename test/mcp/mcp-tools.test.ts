@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { targets } from '../helpers/databases.ts'
-import { recordChangeHooks, type RecordChangeHook } from '../../src/records/record-events.ts'
+import { recordChangeHooks, type RecordChangeHook } from '../../src/records/index.ts'
 import { call, callError, connectWithToken, mcpWorldPerFile, tokenFor } from './helpers.ts'
 
 interface Seen {
@@ -152,6 +152,35 @@ describe.each(await targets())('MCP tools on %s', (target) => {
       expect(search.skipped).toEqual([{ kind: 'product', reason: 'needs the scope crm:read and erp:read' }])
       expect(search.groups[0].records.every((r: any) => r.record.amount === null)).toBe(true)
     } finally {
+      await noErp.close()
+    }
+  })
+
+  it('answers writes as the token may read: only id and times without crm:read, amounts hidden without erp:read', async () => {
+    const stub = ['created_at', 'id', 'updated_at']
+    const opp = JSON.parse((await rest('POST', '/opportunities', { name: 'Secret deal', amount: '75000.00' })).body)
+    const product = JSON.parse((await rest('POST', '/products', { name: 'Secret SKU', unit_price: '12.00' })).body)
+    const kase = JSON.parse((await rest('POST', '/cases', { subject: 'Printer on fire' })).body)
+    const lead = JSON.parse((await rest('POST', '/leads', { last_name: 'Okafor', company: 'Initech' })).body)
+    const writeOnly = await connectWithToken(world.mcpUrl, await tokenFor(world, 'a', 'crm:write'))
+    const noErp = await connectWithToken(world.mcpUrl, await tokenFor(world, 'a', 'crm:read crm:write'))
+    try {
+      const answers = [
+        await call(writeOnly, 'create_record', { kind: 'account', fields: { name: 'Globex' } }),
+        await call(writeOnly, 'update_record', { kind: 'product', id: product.id, fields: { name: 'Renamed SKU' } }),
+        await call(writeOnly, 'update_record', { kind: 'opportunity', id: opp.id, fields: { name: 'Renamed' } }),
+        await call(writeOnly, 'change_opportunity_stage', { opportunity_id: opp.id, stage: 'proposal' }),
+        await call(writeOnly, 'add_case_comment', { case_id: kase.id, body: 'Private note' }),
+        await call(writeOnly, 'escalate_case', { case_id: kase.id }),
+      ]
+      for (const answer of answers) expect(Object.keys(answer).sort()).toEqual(stub)
+      const converted = await call(writeOnly, 'convert_lead', { lead_id: lead.id, create_opportunity: true })
+      for (const part of ['lead', 'account', 'contact', 'opportunity']) expect(Object.keys(converted[part]).sort()).toEqual(stub)
+
+      expect(await call(noErp, 'update_record', { kind: 'opportunity', id: opp.id, fields: { name: 'Again' } })).toMatchObject({ name: 'Again', amount: null })
+      expect(Object.keys(await call(noErp, 'update_record', { kind: 'product', id: product.id, fields: { name: 'x' } })).sort()).toEqual(stub)
+    } finally {
+      await writeOnly.close()
       await noErp.close()
     }
   })

@@ -22,7 +22,7 @@ export const opportunityKind: RecordKind = {
     { name: 'name', type: 'string', label: 'Name', required: true, maxLength: NAME, search: true },
     { name: 'account_id', type: 'ref', ref: 'account', label: 'Account', filter: true },
     { name: 'stage', type: 'enum', label: 'Stage', values: OPPORTUNITY_STAGES, default: 'prospecting', filter: true },
-    { name: 'amount', type: 'decimal', label: 'Amount' },
+    { name: 'amount', type: 'decimal', label: 'Amount', erp: true },
     { name: 'currency', type: 'string', label: 'Currency', maxLength: 3, default: 'USD' },
     { name: 'probability', type: 'integer', label: 'Probability (%)', min: 0, max: 100 },
     { name: 'close_date', type: 'date', label: 'Close date' },
