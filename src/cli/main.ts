@@ -1,7 +1,7 @@
 /**
  * The operator CLI: `npm run cli -- <command>` (also the `cairn` bin). Prints JSON on success; on
  * failure a clear message on stderr and a non-zero exit. Command names and flags are an interface
- * that scripts outside the project rely on (decisions.md, Operator interface).
+ * that scripts outside the project rely on (docs/decisions.md, Operator interface).
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -19,7 +19,7 @@ export interface Database {
   db: Kysely<DB>
   /** Runs a multi-statement SQL script (migrations): `pg` and PGlite need different calls for it. */
   execScript(script: string): Promise<void>
-  /** pg-boss and benchmarks need the raw handle of the embedded database. */
+  /** The raw handle of the embedded database, for what Kysely cannot do (benchmarks, tests). */
   pglite: PGlite | null
   connectionString: string | null
   /**

@@ -1,5 +1,5 @@
 /**
- * The migration API (decisions.md, Paths): analyze (with a token) or connect (OAuth), read, list,
+ * The migration API (docs/decisions.md, Paths): analyze (with a token) or connect (OAuth), read, list,
  * the report, configure, run, cancel, the issues and their export. The event stream is in
  * migration-events.routes.ts. Migrations concern the whole organization: only administrators may
  * use them, with a session or a token of theirs (reading needs crm:read, changing crm:write).

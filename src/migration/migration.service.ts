@@ -1,5 +1,5 @@
 /**
- * The migration's state machine as the API drives it (decisions.md, "Migration states"): start an
+ * The migration's state machine as the API drives it (docs/decisions.md, "Migration states"): start an
  * analysis, save the configuration, start a run (or its next phase), cancel. The background runner
  * moves the rest (analyzing -> analyzed | failed, running <-> paused -> completed ...). Each
  * transition checks the current state under a row lock, so two requests cannot both start a run.

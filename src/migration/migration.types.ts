@@ -7,7 +7,7 @@
 import type { KindName } from '../records/record-kind.ts'
 
 // ---------------------------------------------------------------------------------------------
-// States (decisions.md, "Migration states")
+// States (docs/decisions.md, "Migration states")
 // ---------------------------------------------------------------------------------------------
 
 export const MIGRATION_STATUSES = [

@@ -1,7 +1,7 @@
 /**
  * The resource server's bearer check (RFC 6750): the token, read with its grant, client and
  * membership in one query, must be an unexpired access token bound to this resource (RFC 8707).
- * Failures answer 401 `invalid_token` with the challenge of decisions.md.
+ * Failures answer 401 `invalid_token` with the challenge of docs/decisions.md.
  */
 import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'

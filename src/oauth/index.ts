@@ -24,7 +24,7 @@ export async function oauthServer(app: FastifyInstance, opts: { clock: Clock }):
   await app.register(
     async (api) => {
       // Body parsing failures (a non-form or unknown media type, malformed or oversize body) answer
-      // RFC 6749 error JSON here too, never problem details (checklist C.24; decisions.md, Errors).
+      // RFC 6749 error JSON here too, never problem details (checklist C.24; docs/decisions.md, Errors).
       api.setErrorHandler((err: { statusCode?: number; message: string }, _request, reply) => {
         if (!err.statusCode || err.statusCode >= 500) throw err
         const status = err.statusCode === 413 ? 413 : 400

@@ -5,12 +5,12 @@
 
 /** Access tokens live one hour (service-spec.md, Access token). */
 export const ACCESS_TOKEN_TTL_SECONDS = 3600
-/** Codes: 60 s, single use (decisions.md; OAuth 2.1 §4.1.2 recommends at most 10 minutes). */
+/** Codes: 60 s, single use (docs/decisions.md; OAuth 2.1 §4.1.2 recommends at most 10 minutes). */
 export const AUTHORIZATION_CODE_TTL_SECONDS = 60
 /** Refresh tokens expire when unused this long; each use rotates them (RFC 9700 §4.14.2). */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600
 
-/** Prefixes make leaked secrets recognisable to secret scanners (decisions.md). */
+/** Prefixes make leaked secrets recognisable to secret scanners (docs/decisions.md). */
 export const CLIENT_ID_PREFIX = 'crm_'
 export const CLIENT_SECRET_PREFIX = 'crm_cs_'
 export const ACCESS_TOKEN_PREFIX = 'crm_at_'

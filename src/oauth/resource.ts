@@ -1,6 +1,6 @@
 /**
  * Resource indicators (RFC 8707): a token is bound to the resource it was asked for. One for the
- * service origin serves the REST API and /mcp; one for /mcp serves /mcp only (decisions.md).
+ * service origin serves the REST API and /mcp; one for /mcp serves /mcp only (docs/decisions.md).
  */
 import { InvalidTarget } from './oauth.errors.ts'
 

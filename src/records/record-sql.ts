@@ -22,7 +22,7 @@ export const SQL_TYPES: Record<FieldType, string> = {
 
 const TS_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`
 
-/** RFC 3339 in UTC with milliseconds (decisions.md, General). */
+/** RFC 3339 in UTC with milliseconds (docs/decisions.md, General). */
 export function timestampJson(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', ${TS_FORMAT})`
 }

@@ -1,5 +1,5 @@
 /**
- * When to try again and when to give up (decisions.md, Webhooks: retries for about a day).
+ * When to try again and when to give up (docs/decisions.md, Webhooks: retries for about a day).
  * Attempt 1 is immediate; after a failed attempt n the next waits RETRY_DELAYS[n - 1].
  */
 export const RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600] as const

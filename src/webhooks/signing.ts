@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks signatures (https://www.standardwebhooks.com, decisions.md Webhooks):
+ * Standard Webhooks signatures (https://www.standardwebhooks.com, docs/decisions.md Webhooks):
  * `v1,` + base64 HMAC-SHA256 over "{webhook-id}.{webhook-timestamp}.{body}". The key is the secret's
  * UTF-8 bytes, or for a `whsec_` secret the bytes its base64 carries.
  */

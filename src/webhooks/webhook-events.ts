@@ -1,6 +1,6 @@
 /**
  * The event catalogue of the spec (service-spec.md, Events) and how a record change becomes events:
- * names, the conditions of the special ones (decisions.md, Webhooks) and the delivered body.
+ * names, the conditions of the special ones (docs/decisions.md, Webhooks) and the delivered body.
  */
 import { changedFields, eventForCaller, type RecordAction, type RecordChange } from '../records/index.ts'
 import { EVENT_CATALOGUE, TEST_EVENT, type EventEntity } from './event-catalogue.ts'
@@ -25,7 +25,7 @@ function envelope(id: string, type: string, at: Date, orgId: string, object: Rec
 
 /**
  * The events one change produces. A stage change is both `opportunity.updated` and
- * `opportunity.stage_changed` (decisions.md); `previous` carries the old values of what changed.
+ * `opportunity.stage_changed` (docs/decisions.md); `previous` carries the old values of what changed.
  */
 export function eventsForChange(action: RecordAction, change: RecordChange): Array<{ type: string; object: Record<string, unknown>; previous?: Record<string, unknown> }> {
   const entity = change.kind.name

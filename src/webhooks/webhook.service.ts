@@ -61,7 +61,7 @@ export function checkEvents(events: string[]): string[] {
 
 /**
  * A Standard Webhooks secret (`whsec_` + base64 of 24-64 bytes) or a plain one of at least 16
- * characters, whose UTF-8 bytes are the key (decisions.md, Webhooks).
+ * characters, whose UTF-8 bytes are the key (docs/decisions.md, Webhooks).
  */
 export function checkSecret(secret: string): string {
   if (secret.startsWith('whsec_')) {

@@ -198,7 +198,7 @@ describe.each(await targets())('records CRUD on %s', (target) => {
     }
   })
 
-  it('validates limit and cursor as decisions.md says', async () => {
+  it('validates limit and cursor as docs/decisions.md says', async () => {
     for (const limit of ['0', '201', '-1', '1.5', 'abc', '']) {
       const res = await admin.request({ method: 'GET', url: `/api/v1/accounts?limit=${limit}` })
       expect(res.statusCode, `limit=${limit}`).toBe(400)

@@ -7,7 +7,7 @@ export const caseCommentKind: RecordKind = {
   label: 'Case comment',
   labelPlural: 'Case comments',
   titleFields: ['body'],
-  // A comment thread reads oldest first (decisions.md, Pagination).
+  // A comment thread reads oldest first (docs/decisions.md, Pagination).
   order: 'oldest_first',
   fields: [
     // Taken from the URL (POST /cases/{id}/comments); a comment never moves to another case.

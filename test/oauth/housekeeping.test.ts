@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
-import { createTestDatabase, type TestDatabase } from '../../test/helpers/databases.ts'
-import { hitRateLimit, pruneRateLimits } from '../shared/rate-limit.ts'
-import { pruneExpiredOAuthRows } from './token.repository.ts'
+import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts'
+import { hitRateLimit, pruneRateLimits } from '../../src/shared/rate-limit.ts'
+import { pruneExpiredOAuthRows } from '../../src/oauth/token.repository.ts'
 
 describe('housekeeping deletes', () => {
   let tdb: TestDatabase
