@@ -156,7 +156,12 @@ for (const target of await targets()) {
       const app = await buildTestApp(h.tdb.database, { ALLOW_PRIVATE_OUTBOUND: 'false' })
       try {
         const admin = await createOrgWithAdmin(app)
-        for (const url of ['https://127.0.0.1', 'https://10.1.2.3', 'https://169.254.169.254', 'https://[::1]', 'https://localhost']) {
+        const urls = [
+          ...['https://127.0.0.1', 'https://10.1.2.3', 'https://169.254.169.254', 'https://[::1]', 'https://localhost'],
+          // IPv4 hidden in IPv6 transition forms: 6to4, local-use NAT64, IPv4-translated, Teredo, ISATAP.
+          ...['https://[2002:7f00:1::]/', 'https://[64:ff9b:1::a9fe:a9fe]', 'https://[::ffff:0:7f00:1]', 'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]', 'https://[2606:4700::5efe:7f00:1]'],
+        ]
+        for (const url of urls) {
           const res = await admin.request({ method: 'POST', url: '/api/v1/migration/analyze', payload: { src_instance_url: url, src_access_token: 'tok' } })
           expect(res.statusCode).toBe(202)
           const m = await waitFor(admin, json(res).id, ['analyzed', 'failed'])

@@ -110,6 +110,15 @@ describe.each(await targets())('Client ID Metadata Documents on %s', (target) =>
     await refusedUnfetched(strict, 'private', 'private or reserved address')
   })
 
+  it('never fetches a document from an IPv4 address hidden in an IPv6 transition form (6to4, NAT64, Teredo)', async () => {
+    const admin = await createOrgWithAdmin(strict.app)
+    for (const host of ['[2002:7f00:1::]', '[64:ff9b:1::7f00:1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]']) {
+      const res = await getAuthorize(strict.app, admin, authorizeParams({ client_id: `https://${host}/client.json` }, pkce(), { redirect_uri: 'https://a.test/cb' }))
+      expect(res.statusCode, host).toBe(400)
+      expect(res.body, host).toContain('private or reserved address')
+    }
+  })
+
   it('refuses https client_ids where the operator turned documents off, and says so in discovery, without touching other apps', async () => {
     await refusedUnfetched(off, 'off', 'Client ID Metadata Documents are turned off on this server')
     const discovery = async (app: OAuthHarness['app']) => JSON.parse((await app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server' })).body)

@@ -23,6 +23,13 @@ const PRIVATE_URLS = [
   'https://[::ffff:a9fe:a9fe]/hook',
   'https://[fd00::1]/hook',
   'https://localhost/hook',
+  // IPv4 hidden in IPv6 transition forms: 6to4, local-use NAT64, SIIT, Teredo (client), ISATAP.
+  'https://[2002:7f00:1::]/hook',
+  'https://[2002:A9FE:A9FE::1]/hook',
+  'https://[64:ff9b:1::7f00:1]/hook',
+  'https://[::ffff:0:a9fe:a9fe]/hook',
+  'https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
+  'https://[2606:4700::5efe:a9fe:a9fe]/hook',
 ]
 
 describe.each(await targets())('webhook API on %s', (target) => {
@@ -53,6 +60,12 @@ describe.each(await targets())('webhook API on %s', (target) => {
       expect(json(res).errors[0].field).toBe('url')
       expect(json(res).detail).toMatch(/private or reserved address/)
     }
+  })
+
+  it('accepts the NAT64 address of a public host: its embedded IPv4 decides', async () => {
+    const res = await post(admin, { url: 'https://[64:ff9b::93.184.215.14]/hook', events: ['account.created'] })
+    expect(res.statusCode, res.body).toBe(201)
+    expect(json(res).url).toBe('https://[64:ff9b::5db8:d70e]/hook')
   })
 
   it('refuses a delivery to a private address even when the stored URL points there', async () => {
