@@ -10,12 +10,7 @@ import { countOrganizations, findUserByEmail, listMembershipsOfUser } from './or
 import { createOrganizationWithAdmin } from './org.service.ts'
 import { createSession, deleteSession, findSession, SESSION_COOKIE } from './session.service.ts'
 import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from './sign-in-throttle.ts'
-
-/** Only same-site relative paths, so sign-in can never become an open redirector (RFC 9700 §4.11). */
-export function safeReturnTo(value: unknown): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\') || value.length > 4000) return '/app'
-  return value
-}
+import { safeReturnTo } from './return-to.ts'
 
 function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
   return reply
@@ -63,13 +58,14 @@ ${error ? `<div class="error" role="alert">${escapeHtml(error)}</div>` : ''}
   )
 }
 
-function signInForm(values: { email?: string; return_to?: string }, error?: string): string {
+/** `return_to` here is already safe (the caller ran it through safeReturnTo). */
+function signInForm(values: { email?: string; return_to: string }, error?: string): string {
   return page(
     'Sign in',
     `<h1>Sign in</h1><p class="lead">Use the email and password of your Cairn account.</p>
 ${error ? `<div class="error" role="alert">${escapeHtml(error)}</div>` : ''}
 <form method="post" action="/sign-in">
-<input type="hidden" name="return_to" value="${escapeHtml(safeReturnTo(values.return_to))}">
+<input type="hidden" name="return_to" value="${escapeHtml(values.return_to)}">
 <label for="email">Email</label><input id="email" name="email" type="email" required autocomplete="username" value="${escapeHtml(values.email)}">
 <label for="password">Password</label><input id="password" name="password" type="password" required autocomplete="current-password">
 <button type="submit">Sign in</button></form>`,
@@ -114,7 +110,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
   app.get('/sign-in', hide, async (request, reply) => {
     if ((await countOrganizations(app.db)) === 0) return reply.redirect('/setup', 303)
     const query = request.query as Record<string, string>
-    return sendPage(reply, 200, signInForm({ return_to: query.return_to }))
+    return sendPage(reply, 200, signInForm({ return_to: safeReturnTo(query.return_to, app.config.publicUrl) }))
   })
 
   app.post('/sign-in', hide, async (request, reply) => {
@@ -122,7 +118,7 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
     const body = (request.body ?? {}) as Record<string, string>
     const email = String(body.email ?? '').slice(0, 320)
     const password = String(body.password ?? '').slice(0, 256)
-    const returnTo = safeReturnTo(body.return_to)
+    const returnTo = safeReturnTo(body.return_to, app.config.publicUrl)
     const wait = await signInRetryAfter(app.db, email, request.ip)
     if (wait > 0) {
       reply.header('retry-after', String(wait))

@@ -77,6 +77,30 @@ describe.each(await targets())('first run, sign-in and sessions on %s', (target)
     }
   })
 
+  it('never redirects off-site or fails on a return_to with control characters, over a real socket', async () => {
+    await createOrganizationWithAdmin(app.db, { name: 'Acme', adminEmail: 'ann@acme.test', adminPassword: 'password123' })
+    // A real server: Node's own header checks (CR/LF in Location) only run on a real response.
+    const server = await buildTestApp(tdb.database)
+    const base = await server.listen({ port: 0, host: '127.0.0.1' })
+    try {
+      for (const evil of ['/\t/evil.example', '/\n/evil.example', '/app\r\nSet-Cookie: x=1', '/.//evil.example', '\u0085//evil.example']) {
+        const res = await fetch(`${base}/sign-in`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ email: 'ann@acme.test', password: 'password123', return_to: evil }).toString(),
+        })
+        expect(res.status, JSON.stringify(evil)).toBe(303)
+        const location = res.headers.get('location')!
+        expect(new URL(location.replace(/[\t\n\r]/g, ''), 'http://localhost:3000').origin, JSON.stringify(evil)).toBe('http://localhost:3000')
+        const page = await fetch(`${base}/sign-in?return_to=${encodeURIComponent(evil)}`)
+        expect(page.status).toBe(200)
+      }
+    } finally {
+      await server.close()
+    }
+  })
+
   it('refuses sign-in and setup posts from another origin', async () => {
     await createOrganizationWithAdmin(app.db, { name: 'Acme', adminEmail: 'ann@acme.test', adminPassword: 'password123' })
     const res = await form('/sign-in', { email: 'ann@acme.test', password: 'password123' }, { origin: 'https://evil.test' })
