@@ -11,7 +11,8 @@ import type { Database } from './db/connect.ts'
 import databasePlugin from './http/plugins/database.ts'
 import openapiPlugin from './http/plugins/openapi.ts'
 import housekeepingPlugin from './http/plugins/housekeeping.ts'
-import { installProblemHandler } from './http/problem-handler.ts'
+import { clientErrorHandler, frameworkErrors, installProblemHandler } from './http/problem-handler.ts'
+import { registerCors } from './http/cors.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { authenticate } from './http/auth.ts'
 import { recordRoutes } from './records/record.routes.ts'
@@ -20,7 +21,6 @@ import { meRoutes } from './orgs/me.routes.ts'
 import { pageRoutes } from './orgs/pages.routes.ts'
 import { webAppRoutes } from './http/web-app.ts'
 import { uuidv7 } from './shared/ids.ts'
-import cors from '@fastify/cors'
 import { systemClock, type Clock } from './shared/clock.ts'
 import { makeBearerVerifier, oauthServer, resourcesOf, settingsRoutes } from './oauth/index.ts'
 import { webhookRoutes, webhooksPlugin } from './webhooks/index.ts'
@@ -45,6 +45,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     genReqId: () => uuidv7(),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // Even requests Fastify or Node refuse before routing answer with a problem (RFC 9457).
+    frameworkErrors,
+    clientErrorHandler,
   })
   app.setValidatorCompiler(validatorCompiler)
   installProblemHandler(app, config.bodyLimitBytes)
@@ -55,15 +58,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('sessionToken', null)
 
   await app.register(databasePlugin, { database: opts.database, config })
-  // CORS only where browsers of other origins belong: the API (bearer tokens, no cookies), the
-  // token-side OAuth endpoints and discovery. Never on /oauth/authorize or pages (RFC 9700 §2.6).
-  await app.register(cors, {
-    delegator: (req, cb) => {
-      const path = (req.url ?? '').split('?')[0]
-      const open = path.startsWith('/api/') || path.startsWith('/.well-known/') || path === '/mcp'
-      cb(null, open ? { origin: '*', credentials: false, methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], allowedHeaders: ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id', 'x-request-id'], exposedHeaders: ['www-authenticate', 'x-request-id', 'location', 'retry-after', 'mcp-session-id'], maxAge: 600 } : { origin: false })
-    },
-  })
+  await registerCors(app)
   await app.register(cookie)
   await app.register(housekeepingPlugin, { clock })
   await app.register(formbody, { bodyLimit: 64 * 1024 })

@@ -3,6 +3,7 @@
  * (RFC 9457) with a stable `code`. Client errors are explained; faults are logged and answered with a
  * generic 500, so no internal detail leaks.
  */
+import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ProblemError, type FieldError } from '../shared/errors.ts'
 import { fieldErrors } from './validation.ts'
@@ -48,10 +49,61 @@ function problemFromFastify(err: FastifyError & { validation?: unknown; validati
   if (err.statusCode === 400 && err instanceof SyntaxError) {
     return new ProblemError(400, 'malformed_json', 'Malformed JSON', `The request body is not valid JSON: ${err.message}`)
   }
-  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-    return new ProblemError(err.statusCode, 'bad_request', 'Bad request', err.message)
-  }
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return clientProblem(err.statusCode, err.message)
   return null
+}
+
+/** Stable codes for the client errors Fastify and Node raise themselves, named after their status. */
+const CLIENT_CODES: Record<number, [code: string, title: string]> = {
+  400: ['bad_request', 'Bad request'],
+  404: ['not_found', 'Not found'],
+  405: ['method_not_allowed', 'Method not allowed'],
+  406: ['not_acceptable', 'Not acceptable'],
+  408: ['request_timeout', 'Request timeout'],
+  411: ['length_required', 'Length required'],
+  413: ['payload_too_large', 'Payload too large'],
+  414: ['uri_too_long', 'URI too long'],
+  415: ['unsupported_media_type', 'Unsupported media type'],
+  431: ['headers_too_large', 'Request header fields too large'],
+}
+
+export function clientProblem(status: number, detail: string): ProblemError {
+  const [code, title] = CLIENT_CODES[status] ?? CLIENT_CODES[400]
+  return new ProblemError(CLIENT_CODES[status] ? status : 400, code, title, detail)
+}
+
+/**
+ * A problem written straight to a socket, for requests Node's HTTP parser refused before Fastify
+ * saw them (malformed request line, oversized headers, timeouts): Fastify's default answers these
+ * with its own JSON shape.
+ */
+function rawProblem(p: ProblemError): string {
+  const body = JSON.stringify({ type: `https://cairn.dev/problems/${p.code.replace(/_/g, '-')}`, title: p.title, status: p.status, detail: p.message, code: p.code })
+  return `HTTP/1.1 ${p.status} ${p.title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+}
+
+export function clientErrorHandler(err: NodeJS.ErrnoException & { code?: string }, socket: Duplex): void {
+  // A reset connection has no one to answer (Node's own handler skips it too).
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const p =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? clientProblem(408, 'The request was not received in time.')
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? clientProblem(431, 'The request headers are too large.')
+        : clientProblem(400, 'The request is not valid HTTP.')
+  if (socket.writable) socket.write(rawProblem(p))
+  socket.destroy(err)
+}
+
+/** Fastify's router errors (a path that is not valid percent-encoding, a path parameter too long). */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    sendProblem(reply, clientProblem(414, 'A path segment of the request is too long.'))
+  } else if (err.code === 'FST_ERR_BAD_URL') {
+    sendProblem(reply, new ProblemError(400, 'invalid_path', 'Invalid path', 'The request path is not valid percent-encoding.'))
+  } else {
+    sendProblem(reply, new ProblemError(500, 'internal_error', 'Internal error', 'Something went wrong on our side.'))
+  }
 }
 
 export function installProblemHandler(app: FastifyInstance, bodyLimit: number): void {
