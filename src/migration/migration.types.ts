@@ -229,15 +229,6 @@ export interface ReadCheckpoint {
   bulk?: { job_id: string; locator: string | null } | null
 }
 
-/**
- * Where reading an object continues: the last source id written (keyset; REST queries and the
- * lower bound of a Bulk job), and for Bulk API 2.0 reads the job and the next result locator.
- */
-export interface ReadCheckpoint {
-  after_id: string | null
-  bulk?: { job_id: string; locator: string | null } | null
-}
-
 /** What the service brings to the analysis besides the source's metadata. */
 export interface AnalysisContext {
   /** Members of the organization (owners are matched to them by email). */

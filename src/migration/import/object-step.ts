@@ -43,7 +43,6 @@ export interface StepInput {
   single: boolean
 }
 
-/** Which source objects this run imports, in order, and whether each comes after `object`. */
 /** Whether the run imports this source object (selected, or following a selected one). */
 function importsObject(config: MigrationConfig, object: string): boolean {
   const step = STEP_BY_OBJECT.get(object)
