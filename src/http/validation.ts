@@ -48,7 +48,7 @@ export function fieldErrors(errors: ErrorObject[], part: string): FieldError[] {
       field = [field, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.')
       message = 'is required'
     } else if (e.keyword === 'enum') {
-      message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`
+      message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => (v === null ? 'null' : String(v))).join(', ')}`
     } else if (e.keyword === 'pattern' || e.keyword === 'format') {
       const format = (e.params as { format?: string }).format ?? e.parentSchema?.format
       message = format ? `must be a valid ${format}` : 'has an invalid format'

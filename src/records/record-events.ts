@@ -8,8 +8,11 @@ import type { AuthContext } from '../shared/auth-context.ts'
 import type { RecordChange } from './record.service.ts'
 
 export type RecordAction = 'created' | 'updated' | 'deleted' | 'converted' | 'escalated'
-/** Resolves true when the hook queued work that should be started once the transaction commits. */
-export type RecordChangeHook = (trx: Kysely<DB>, auth: AuthContext, action: RecordAction, change: RecordChange) => Promise<boolean | void>
+/**
+ * Told of the changes of one action in one write (one change, or a bulk write's many, so a listener
+ * can handle them in one statement). Resolves true when it queued work to start after the commit.
+ */
+export type RecordChangeHook = (trx: Kysely<DB>, auth: AuthContext, action: RecordAction, changes: readonly RecordChange[]) => Promise<boolean | void>
 
 export const recordChangeHooks: RecordChangeHook[] = []
 
@@ -31,10 +34,14 @@ export interface WriteOptions {
   suppressEvents?: boolean
 }
 
-/** Runs the hooks inside the change's transaction; true when one queued work for after the commit. */
-export async function emitChange(trx: Kysely<DB>, auth: AuthContext, action: RecordAction, change: RecordChange, options: WriteOptions = {}): Promise<boolean> {
-  if (options.suppressEvents) return false
+/** Runs the hooks inside the changes' transaction; true when one queued work for after the commit. */
+export async function emitChanges(trx: Kysely<DB>, auth: AuthContext, action: RecordAction, changes: readonly RecordChange[], options: WriteOptions = {}): Promise<boolean> {
+  if (options.suppressEvents || changes.length === 0) return false
   let queued = false
-  for (const hook of recordChangeHooks) if ((await hook(trx, auth, action, change)) === true) queued = true
+  for (const hook of recordChangeHooks) if ((await hook(trx, auth, action, changes)) === true) queued = true
   return queued
+}
+
+export function emitChange(trx: Kysely<DB>, auth: AuthContext, action: RecordAction, change: RecordChange, options: WriteOptions = {}): Promise<boolean> {
+  return emitChanges(trx, auth, action, [change], options)
 }

@@ -1,42 +1,44 @@
 /**
- * Rules that only some kinds have, as hooks the generic service calls: numbering cases, stamping
- * `closed_at`, keeping `converted` reserved to the convert action, crediting a comment's author.
+ * Rules that only some kinds have, as hooks the single and the bulk write paths both call: numbering
+ * cases, stamping `closed_at` and escalation, keeping `converted` reserved to the convert action,
+ * crediting a comment's author.
  */
 import { sql, type RawBuilder } from 'kysely'
 import type { AuthContext } from '../shared/auth-context.ts'
 import { ValidationFailed } from '../shared/errors.ts'
 import type { RecordKind } from './record-kind.ts'
-import { nextCounterCte, type RowValues } from './record.repository.ts'
+import type { RowValues } from './record.repository.ts'
 
 export interface KindRules {
   beforeCreate?(values: RowValues, auth: AuthContext): void
   beforeUpdate?(values: RowValues, auth: AuthContext): void
-  insertExtras?(orgId: string, values: RowValues): { columns: string[]; values: RawBuilder<unknown>[]; with?: RawBuilder<unknown> }
-  updateExtras?(values: RowValues, now: Date): RawBuilder<unknown>[]
+  /** Columns the service sets on insert, from the values written (a closed case's closed_at). */
+  insertedValues?(fields: Record<string, unknown>, now: Date): Record<string, unknown>
+  /** Whether created records of the kind take the next number of a sequence (cases/case-numbers.ts). */
+  numbered?: boolean
+  /**
+   * Assignments an update adds when it writes `status`; `status` is the new value's SQL and `old`
+   * the row before the change, so one rule serves a single change and a bulk one.
+   */
+  statusSets?(status: RawBuilder<unknown>, now: Date): RawBuilder<unknown>[]
 }
 
 const caseRules: KindRules = {
-  insertExtras(orgId, values) {
-    const columns = ['case_number']
-    const extra: RawBuilder<unknown>[] = [sql`(SELECT CAST(value AS integer) FROM counter)`]
-    if (values.fields.status === 'closed') {
-      columns.push('closed_at')
-      extra.push(sql`now()`)
-    }
-    if (values.fields.status === 'escalated') {
-      columns.push('is_escalated', 'escalated_at')
-      extra.push(sql`true`, sql`now()`)
-    }
-    return { columns, values: extra, with: nextCounterCte(orgId, 'case_number') }
-  },
-  updateExtras(values, now) {
-    const status = values.fields.status
-    if (status === undefined) return []
+  numbered: true,
+  insertedValues(fields, now) {
     const at = now.toISOString()
-    // closed_at records when the case was closed; reopening clears it.
-    const extras = [sql`closed_at = CASE WHEN ${status} = 'closed' THEN COALESCE(old.closed_at, CAST(${at} AS timestamptz)) ELSE NULL END`]
-    if (status === 'escalated') extras.push(sql`is_escalated = true`, sql`escalated_at = COALESCE(old.escalated_at, CAST(${at} AS timestamptz))`)
-    return extras
+    if (fields.status === 'closed') return { closed_at: at }
+    if (fields.status === 'escalated') return { is_escalated: true, escalated_at: at }
+    return {}
+  },
+  statusSets(status, now) {
+    const at = sql`CAST(${now.toISOString()} AS timestamptz)`
+    // closed_at records when the case was closed; reopening clears it. Escalation is kept once set.
+    return [
+      sql`closed_at = CASE WHEN ${status} = 'closed' THEN COALESCE(old.closed_at, ${at}) ELSE NULL END`,
+      sql`is_escalated = CASE WHEN ${status} = 'escalated' THEN true ELSE old.is_escalated END`,
+      sql`escalated_at = CASE WHEN ${status} = 'escalated' THEN COALESCE(old.escalated_at, ${at}) ELSE old.escalated_at END`,
+    ]
   },
 }
 

@@ -155,13 +155,3 @@ export async function deleteRecord(executor: Executor, orgId: string, kind: Reco
     RETURNING ${sql.raw(recordJsonText(kind, 'r'))} AS j`.execute(executor)
   return res.rows[0]?.j ?? null
 }
-
-/**
- * The next value of a per-organization sequence, as a CTE named `counter` for the INSERT that uses
- * it, so numbering and insert are one atomic statement (the row lock serialises one org only).
- */
-export function nextCounterCte(orgId: string, name: string): RawBuilder<unknown> {
-  return sql`counter AS (
-    INSERT INTO org_counters AS c (org_id, name, value) VALUES (${orgId}, ${name}, 1)
-    ON CONFLICT (org_id, name) DO UPDATE SET value = c.value + 1 RETURNING value)`
-}

@@ -9,6 +9,7 @@ import { NotFound } from '../shared/errors.ts'
 import type { RecordKind } from './record-kind.ts'
 import { kindsByName, recordKinds } from './kinds/index.ts'
 import { listOptionsFrom } from './record-query.ts'
+import { batchRoutes } from './batch.routes.ts'
 import {
   createBodySchema,
   idParamsSchema,
@@ -137,4 +138,5 @@ function registerCommentRoutes(app: FastifyInstance): void {
 export async function recordRoutes(app: FastifyInstance): Promise<void> {
   for (const kind of recordKinds) registerKindRoutes(app, kind)
   registerCommentRoutes(app)
+  await batchRoutes(app)
 }

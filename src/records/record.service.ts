@@ -21,6 +21,8 @@ import {
   type RowValues,
 } from './record.repository.ts'
 import { rulesFor } from './record-rules.ts'
+import { nextCaseNumberCte } from './cases/case-numbers.ts'
+import { sql } from 'kysely'
 
 export const MAX_CUSTOM_FIELDS_BYTES = 64 * 1024
 const DECIMAL_RE = /^-?\d{1,16}(\.\d{1,2})?$/
@@ -91,8 +93,10 @@ export async function createRecord(
   Object.assign(values.fields, options.fixed ?? {})
   const rules = rulesFor(kind)
   rules.beforeCreate?.(values, auth)
+  Object.assign(values.fields, rules.insertedValues?.(values.fields, createdAt))
   try {
-    const json = await insertRecord(trx, auth.orgId, kind, id, createdAt, values, rules.insertExtras?.(auth.orgId, values))
+    const numbered = rules.numbered ? { columns: ['case_number'], values: [sql`(SELECT CAST(value AS integer) FROM counter)`], with: nextCaseNumberCte(auth.orgId) } : undefined
+    const json = await insertRecord(trx, auth.orgId, kind, id, createdAt, values, numbered)
     return { kind, id, after: JSON.parse(json), before: null }
   } catch (err) {
     mapRecordDbError(kind, err)
@@ -112,7 +116,8 @@ export async function patchRecord(
   rules.beforeUpdate?.(values, auth)
   try {
     const now = new Date()
-    const res = await updateRecord(trx, auth.orgId, kind, id, values, now, rules.updateExtras?.(values, now))
+    const status = values.fields.status
+    const res = await updateRecord(trx, auth.orgId, kind, id, values, now, status === undefined ? [] : rules.statusSets?.(sql`${status}`, now))
     if (!res) return null
     return { kind, id, after: JSON.parse(res.after), before: JSON.parse(res.before) }
   } catch (err) {

@@ -6,6 +6,8 @@
 export interface FieldError {
   field: string
   message: string
+  /** The failing item of a batch (its position in `records`). */
+  index?: number
 }
 
 export class ProblemError extends Error {

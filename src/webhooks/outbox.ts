@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
 import { recordChangeHooks, type RecordChangeHook } from '../records/index.ts'
 import { uuidv7 } from '../shared/ids.ts'
+import { jsonArray } from '../db/json-array.ts'
 import { envelope, eventBodies, eventsForChange } from './webhook-events.ts'
 
 /**
@@ -16,17 +17,26 @@ import { envelope, eventBodies, eventsForChange } from './webhook-events.ts'
  */
 export const DELIVERIES_CHANNEL = 'cairn_webhook_deliveries'
 
-/** True when at least one delivery was queued. */
-export async function enqueueEvent(trx: Kysely<DB>, orgId: string, type: string, eventId: string, bodies: { body: string; redactedBody: string }, at: Date): Promise<boolean> {
-  // One statement whatever the number of endpoints.
+export interface QueuedEvent {
+  id: string
+  type: string
+  body: string
+  redactedBody: string
+}
+
+/** True when at least one delivery was queued: one statement for all events and all endpoints. */
+export async function enqueueEvents(trx: Kysely<DB>, orgId: string, events: readonly QueuedEvent[], at: Date): Promise<boolean> {
+  if (events.length === 0) return false
+  const column = (values: string[]) => sql`json_array_elements_text(CAST(${jsonArray(values)} AS json))`
   const r = await sql<{ n: number }>`
     WITH inserted AS (
       INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at)
-      SELECT w.org_id, cairn_uuidv7(${at}), w.id, ${eventId}, ${type},
-             CASE WHEN w.include_amounts THEN ${bodies.body} ELSE ${bodies.redactedBody} END,
+      SELECT w.org_id, cairn_uuidv7(${at}), w.id, CAST(e.id AS uuid), e.type,
+             CASE WHEN w.include_amounts THEN e.body ELSE e.redacted END,
              'pending', ${at}, ${at}, ${at}
-      FROM webhooks w
-      WHERE w.org_id = ${orgId} AND w.status = 'active' AND ${type} = ANY (w.events)
+      FROM ROWS FROM (${column(events.map((e) => e.id))}, ${column(events.map((e) => e.type))}, ${column(events.map((e) => e.body))}, ${column(events.map((e) => e.redactedBody))})
+           AS e(id, type, body, redacted)
+      JOIN webhooks w ON w.org_id = ${orgId} AND w.status = 'active' AND e.type = ANY (w.events)
       RETURNING 1
     )
     SELECT count(*)::int AS n FROM inserted
@@ -34,15 +44,16 @@ export async function enqueueEvent(trx: Kysely<DB>, orgId: string, type: string,
   return r.rows[0].n > 0
 }
 
-export const outboxHook: RecordChangeHook = async (trx, auth, action, change) => {
+export const outboxHook: RecordChangeHook = async (trx, auth, action, changes) => {
   const at = new Date()
-  let queued = false
-  for (const event of eventsForChange(action, change)) {
-    const id = uuidv7(at)
-    const bodies = eventBodies(envelope(id, event.type, at, auth.orgId, event.object, event.previous))
-    if (await enqueueEvent(trx, auth.orgId, event.type, id, bodies, at)) queued = true
+  const events: QueuedEvent[] = []
+  for (const change of changes) {
+    for (const event of eventsForChange(action, change)) {
+      const id = uuidv7(at)
+      events.push({ id, type: event.type, ...eventBodies(envelope(id, event.type, at, auth.orgId, event.object, event.previous)) })
+    }
   }
-  return queued
+  return enqueueEvents(trx, auth.orgId, events, at)
 }
 
 /** Idempotent: several apps in one process (tests) share the one hook list. */

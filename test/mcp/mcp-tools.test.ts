@@ -21,8 +21,8 @@ describe.each(await targets())('MCP tools on %s', (target) => {
   const world = mcpWorldPerFile(target)
   let client: Client
   const events: Seen[] = []
-  const hook: RecordChangeHook = async (_trx, auth, action, change) => {
-    events.push({ action, kind: change.kind.name, id: change.id, org: auth.orgId })
+  const hook: RecordChangeHook = async (_trx, auth, action, changes) => {
+    for (const change of changes) events.push({ action, kind: change.kind.name, id: change.id, org: auth.orgId })
   }
   beforeEach(async () => {
     client = await connectWithToken(world.mcpUrl, await tokenFor(world, 'a', 'crm:read crm:write erp:read'))

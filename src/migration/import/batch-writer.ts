@@ -8,7 +8,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import type { FieldDef, RecordKind } from '../../records/record-kind.ts'
 import { recordJsonText, SQL_TYPES } from '../../records/record-sql.ts'
-import { jsonArray } from './json-array.ts'
+import { jsonArray } from '../../db/json-array.ts'
 
 type Executor = Kysely<DB>
 

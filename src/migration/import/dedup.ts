@@ -9,7 +9,7 @@ import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import type { KindName, RecordKind } from '../../records/record-kind.ts'
 import type { DedupAction, MigrationConfig } from '../migration.types.ts'
-import { eachKey } from './each-key.ts'
+import { eachKey } from '../../db/each-key.ts'
 
 type Executor = Kysely<DB>
 

@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import type { RecordKind } from '../../records/record-kind.ts'
-import { eachKey } from './each-key.ts'
+import { eachKey } from '../../db/each-key.ts'
 
 type Executor = Kysely<DB>
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
-import { jsonArray } from '../../src/migration/import/json-array.ts'
+import { jsonArray } from '../../src/db/json-array.ts'
 import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
 
 const TEXTS = [

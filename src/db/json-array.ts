@@ -1,6 +1,6 @@
 /**
- * The import's per-page values as JSON arrays: each column of a page's upsert, and the keys of its
- * lookups. PostgreSQL reads them back element by element with `json_array_elements_text` (and
+ * Many values as one JSON array parameter: each column of a bulk write, and the keys of a lookup of
+ * many keys. PostgreSQL reads them back element by element with `json_array_elements_text` (and
  * `jsonb_array_elements` for custom fields), several side by side with `ROWS FROM`.
  *
  * JSON because JSON.stringify does in C++ what a hand-built array literal did value by value in

@@ -1,0 +1,186 @@
+/**
+ * Many writes of one kind in one transaction, all or nothing: the batch endpoint, the upsert by
+ * src_id and the MCP batch tool come through here. Every item is checked before anything is written,
+ * and a refused batch names each failing item by its index and field (docs/api.md, "Batch writes").
+ * Writes go through the bulk statements (bulk-sql.ts); each record written emits its usual events in
+ * the same transaction, and the answer shows each record as its caller may see it.
+ */
+import type { Kysely } from 'kysely'
+import type { DB } from '../../db/database.ts'
+import type { AuthContext } from '../../shared/auth-context.ts'
+import { NotFound, ProblemError, type FieldError } from '../../shared/errors.ts'
+import { uuidv7 } from '../../shared/ids.ts'
+import { allocateCaseNumbers } from '../cases/case-numbers.ts'
+import { kindsByName } from '../kinds/index.ts'
+import { recordForCaller } from '../record-access.ts'
+import { mapRecordDbError } from '../record-errors.ts'
+import { changesCommitted, emitChanges, type RecordAction, type WriteOptions } from '../record-events.ts'
+import type { RecordKind } from '../record-kind.ts'
+import { findRecordJson, type RowValues } from '../record.repository.ts'
+import { rulesFor } from '../record-rules.ts'
+import type { RecordChange } from '../record.service.ts'
+import { batchInvalid, checkItems, type BatchOperation, type CheckedItem } from './batch-items.ts'
+import { findExisting, missingReferences, takenSrcIds } from './batch-lookups.ts'
+import { columnsOf, deleteRows, insertRows, updateRows, type BulkRow, type UpdateRow } from './bulk-sql.ts'
+import { sql } from 'kysely'
+
+type Db = Kysely<DB>
+type Shown = Record<string, unknown> & { id: string }
+
+export interface BatchResult {
+  /** The written records in input order, as the caller may see them (delete: none). */
+  records: Shown[]
+  /** For each item, whether a record was created (create: all; upsert: the new ones). */
+  created: boolean[]
+  /** The ids in input order (delete: the deleted ids). */
+  ids: string[]
+}
+
+export interface BatchOptions extends WriteOptions {
+  /** Case comments of this case only (the batch endpoint under a case). */
+  caseId?: string
+}
+
+/** Upserts racing on one src_id: the loser of the insert runs again and finds the record. */
+const UPSERT_ATTEMPTS = 3
+
+export async function writeBatch(db: Db, auth: AuthContext, kind: RecordKind, operation: BatchOperation, items: readonly unknown[], options: BatchOptions = {}): Promise<BatchResult> {
+  const checked = checkItems(kind, operation, items, auth, options.caseId)
+  for (let attempt = 1; ; attempt++) {
+    let queued = false
+    try {
+      const result = await db.transaction().execute(async (trx) => {
+        const plan = await planWrites(trx, auth, kind, operation, checked, options)
+        const written = await applyPlan(trx, auth, kind, plan, new Date())
+        for (const [action, changes] of written.events) if (await emitChanges(trx, auth, action, changes, options)) queued = true
+        return answer(auth, kind, operation, checked, written)
+      })
+      if (queued) changesCommitted()
+      return result
+    } catch (err) {
+      if (operation === 'upsert' && attempt < UPSERT_ATTEMPTS && isSrcIdRace(err)) continue
+      if (err instanceof ProblemError) throw err
+      mapRecordDbError(kind, err)
+    }
+  }
+}
+
+function isSrcIdRace(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string }
+  return e?.code === '23505' && !!e.constraint?.endsWith('src_id_key')
+}
+
+interface Plan {
+  creates: CheckedItem[]
+  updates: Array<CheckedItem & { id: string }>
+  deletes: Array<CheckedItem & { id: string }>
+}
+
+/** Looks up what the items name, inside the transaction, and refuses the batch on any problem. */
+async function planWrites(trx: Db, auth: AuthContext, kind: RecordKind, operation: BatchOperation, items: CheckedItem[], options: BatchOptions): Promise<Plan> {
+  const errors: FieldError[] = []
+  const orgId = auth.orgId
+  if (options.caseId && !(await findRecordJson(trx, orgId, kindsByName.case, options.caseId, true))) throw new NotFound('Case')
+  const plan: Plan = { creates: [], updates: [], deletes: [] }
+
+  if (operation === 'update' || operation === 'delete') {
+    const found = await findExisting(trx, orgId, kind, 'id', items.map((i) => i.id!), options.caseId)
+    for (const item of items) {
+      if (!found.has(item.id!)) errors.push({ index: item.index, field: `records[${item.index}].id`, message: `is not the id of a ${kind.label.toLowerCase()} of this organization${options.caseId ? ' on this case' : ''}` })
+      else (operation === 'update' ? plan.updates : plan.deletes).push({ ...item, id: item.id! })
+    }
+  } else if (operation === 'upsert') {
+    const found = await findExisting(trx, orgId, kind, 'src_id', items.map((i) => i.values.srcId!), options.caseId)
+    for (const item of items) {
+      const id = found.get(item.values.srcId!)
+      if (id) plan.updates.push({ ...item, id })
+      else plan.creates.push(item)
+    }
+  } else {
+    plan.creates = items
+    const srcIds = items.map((i) => i.values.srcId).filter((s): s is string => typeof s === 'string')
+    const taken = await takenSrcIds(trx, orgId, kind, srcIds)
+    for (const item of items) {
+      if (item.values.srcId && taken.has(item.values.srcId)) {
+        errors.push({ index: item.index, field: `records[${item.index}].src_id`, message: `is already the src_id of another ${kind.label.toLowerCase()} of this organization` })
+      }
+    }
+  }
+  if (operation !== 'delete') errors.push(...(await missingReferences(trx, orgId, kind, items)))
+  if (errors.length > 0) throw batchInvalid(errors)
+  return plan
+}
+
+interface Written {
+  /** Index -> record JSON after the write. */
+  after: Map<number, string>
+  created: Set<number>
+  events: Map<RecordAction, RecordChange[]>
+}
+
+/** Groups of items that carry the same fields: one statement per group (usually one). */
+function groupBySignature<T extends { values: RowValues }>(items: readonly T[], extra: (item: T) => Record<string, unknown>): Map<string, Array<{ item: T; fields: Record<string, unknown> }>> {
+  const groups = new Map<string, Array<{ item: T; fields: Record<string, unknown> }>>()
+  for (const item of items) {
+    const fields = { ...item.values.fields, ...extra(item) }
+    const key = `${Object.keys(fields).sort().join(',')}|${item.values.customFields !== undefined}|${item.values.srcId !== undefined}`
+    let group = groups.get(key)
+    if (!group) groups.set(key, (group = []))
+    group.push({ item, fields })
+  }
+  return groups
+}
+
+async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, plan: Plan, now: Date): Promise<Written> {
+  const written: Written = { after: new Map(), created: new Set(), events: new Map() }
+  const record = (action: RecordAction, change: RecordChange) => {
+    const list = written.events.get(action) ?? []
+    list.push(change)
+    written.events.set(action, list)
+  }
+  const rules = rulesFor(kind)
+
+  if (plan.creates.length > 0) {
+    const numbers = rules.numbered ? await allocateCaseNumbers(trx, auth.orgId, plan.creates.length) : []
+    const extra = new Map(plan.creates.map((item, i) => [item, { ...rules.insertedValues?.(item.values.fields, now), ...(rules.numbered ? { case_number: numbers[i] } : {}) }]))
+    for (const group of groupBySignature(plan.creates, (item) => extra.get(item)!).values()) {
+      const ids = group.map(() => uuidv7(now))
+      const rows: BulkRow[] = group.map(({ item, fields }, i) => ({ id: ids[i], src_id: item.values.srcId ?? null, created_at: now, fields, custom_fields: item.values.customFields }))
+      const res = await insertRows(trx, auth.orgId, kind, columnsOf(kind, Object.keys(group[0].fields)), rows, now, { onSrcId: 'fail', customFields: 'replace', returning: 'json' })
+      const byId = new Map(res.rows.map((r) => [r.id, r.json!]))
+      group.forEach(({ item }, i) => {
+        const json = byId.get(ids[i])!
+        written.after.set(item.index, json)
+        written.created.add(item.index)
+        record('created', { kind, id: ids[i], after: JSON.parse(json), before: null })
+      })
+    }
+  }
+
+  if (plan.updates.length > 0) {
+    for (const group of groupBySignature(plan.updates, () => ({})).values()) {
+      const names = Object.keys(group[0].fields)
+      const rows: UpdateRow[] = group.map(({ item, fields }) => ({ id: item.id, src_id: item.values.srcId, fields, custom_fields: item.values.customFields }))
+      const extraSets = names.includes('status') && rules.statusSets ? rules.statusSets(sql`CAST(x.status AS text)`, now) : []
+      const res = await updateRows(trx, auth.orgId, kind, columnsOf(kind, names), rows, now, { customFields: 'replace', srcId: 'set', extraSets, returnJson: true })
+      const byId = new Map(res.map((r) => [r.id, r]))
+      for (const { item } of group) {
+        const row = byId.get(item.id)!
+        written.after.set(item.index, row.after!)
+        record('updated', { kind, id: item.id, after: JSON.parse(row.after!), before: JSON.parse(row.before!) })
+      }
+    }
+  }
+
+  if (plan.deletes.length > 0) {
+    const res = await deleteRows(trx, auth.orgId, kind, plan.deletes.map((d) => d.id))
+    for (const row of res) record('deleted', { kind, id: row.id, after: null, before: JSON.parse(row.before) })
+  }
+  return written
+}
+
+function answer(auth: AuthContext, kind: RecordKind, operation: BatchOperation, items: CheckedItem[], written: Written): BatchResult {
+  if (operation === 'delete') return { records: [], created: items.map(() => false), ids: items.map((i) => i.id!) }
+  const records = items.map((item) => recordForCaller(kind, auth, JSON.parse(written.after.get(item.index)!)) as Shown)
+  return { records, created: items.map((i) => written.created.has(i.index)), ids: records.map((r) => r.id) }
+}
