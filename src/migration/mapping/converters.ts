@@ -2,26 +2,31 @@
  * Value converters, one per transform, built once per mapped field by compileMapping and then run
  * for every record. They accept both wire forms of a value: the REST JSON (strings, numbers,
  * booleans, null) and the Bulk API CSV text ("true", "12.5", "" for null). A converter returns the
- * value to write, null for "no value", or INVALID after recording why on the record under work.
+ * value to write, null for "no value", or INVALID after a warning saying why (the field stays
+ * empty). A value the source accepted never fails its record: whatever is left out or written
+ * differently (trimmed, cut, rounded, a scheme added) is kept as the source had it, in
+ * custom_fields under the source field's API name (fieldStep in transform-record.ts).
  */
+import { domainToASCII } from 'node:url'
 import type { FieldDef } from '../../records/record-kind.ts'
+import { isApiEmail, isApiWebUrl } from './api-formats.ts'
 
 export const INVALID: unique symbol = Symbol('invalid value')
 
-/** The record being built; converters add warnings or fail it. */
+/** The record being built; converters add warnings and say when they wrote a value differently. */
 export interface Work {
   warnings: Array<{ code: string; reason: string; field?: string }>
-  failure: { code: string; reason: string } | null
+  /** Set by a converter whose value differs from the source's (not only in form): the original is kept. */
+  rewritten: boolean
 }
 
 export type Converter = (value: unknown, work: Work) => unknown
 
-// ajv-formats' "email" (full mode), which the REST API validates with: an imported address must
-// be one the API would accept on update.
-const EMAIL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/
 const HAS_ZONE = /(?:[zZ]|[+-]\d{2}:?\d{2})$/
 const UTC_MILLIS = /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}(?:Z|\+0000|\+00:00)$/
+/** An ISO instant PostgreSQL and the API both take: years 0001 to 9999 (toISOString writes others as +010000 or 0000). */
+const STORABLE_ISO = /^(?!0000)\d{4}-/
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/
 const SCHEME = /^https?:\/\//i
 const BARE_HOST = /^[^\s/:]+\.[^\s]+$/
@@ -37,53 +42,88 @@ export function cut(s: string, max: number): string {
   return c >= 0xd800 && c <= 0xdbff ? s.slice(0, max - 1) : s.slice(0, max)
 }
 
-/** Short single-line text is trimmed; long text keeps its whitespace. Over-long values are cut. */
+/** A value for a reason text: JSON, cut at 100 characters. */
+function quote(v: unknown): string {
+  const s = asText(v)
+  return JSON.stringify(s.length > 100 ? s.slice(0, 100) + '…' : s)
+}
+
+/**
+ * Short single-line text is trimmed; long text keeps its whitespace. Over-long values are cut with
+ * a warning. Either way the source's text is kept.
+ */
 export function textConverter(label: string, target: FieldDef | null): Converter {
   const max = target?.maxLength
   const trim = target?.type === 'string'
   return (v, work) => {
     if (v === null || v === undefined) return null
-    let s = asText(v)
-    if (trim) s = s.trim()
-    if (s === '') return null
+    const original = asText(v)
+    let s = trim ? original.trim() : original
     if (max !== undefined && s.length > max) {
-      work.warnings.push({ code: 'truncated', field: label, reason: `${label}: ${s.length} characters cut to ${max}` })
+      work.warnings.push({ code: 'truncated', field: label, reason: `${label}: ${s.length} characters cut to ${max}; the whole text kept in custom_fields` })
       s = cut(s, max)
     }
-    return s
-  }
-}
-
-/** An address the API would refuse fails the record: a contact with a wrong email is worth a look. */
-export function emailConverter(label: string, target: FieldDef | null): Converter {
-  const max = target?.maxLength ?? 320
-  return (v, work) => {
-    if (v === null || v === undefined) return null
-    const s = asText(v).trim()
-    if (s === '') return null
-    if (s.length > max || !EMAIL.test(s)) {
-      work.failure = { code: 'validation_failed', reason: `${label} ${JSON.stringify(s.length > 100 ? s.slice(0, 100) + '…' : s)} is not a valid email address` }
-      return INVALID
-    }
-    return s
+    if (s !== original) work.rewritten = true
+    return s === '' ? null : s
   }
 }
 
 /**
- * Website values are free text in the source: "www.acme.com" gets `https://`; anything still not
- * an http(s) URL is left out with a warning (the caller keeps the original in custom_fields).
+ * The source's email rule is looser than the API's (the Developer-Edition sample org holds
+ * `j.davis@expressl&t.net`). An address the API would refuse is left out with a warning and kept in
+ * custom_fields, like an unusable URL; the record imports. An internationalised domain is written
+ * in its ASCII (punycode) form, which the API takes.
+ */
+export function emailConverter(label: string, target: FieldDef | null): Converter {
+  const max = target?.maxLength ?? 320
+  return (v, work) => {
+    if (v === null || v === undefined) return null
+    const original = asText(v)
+    let s = original.trim()
+    if (s === '') {
+      if (original !== '') work.rewritten = true
+      return null
+    }
+    if (!isApiEmail(s)) s = withAsciiDomain(s)
+    if (s.length > max || !isApiEmail(s)) {
+      work.warnings.push({ code: 'invalid_email', field: label, reason: `${label}: ${quote(v)} is not an email address the service accepts; kept in custom_fields` })
+      return INVALID
+    }
+    if (s !== original) work.rewritten = true
+    return s
+  }
+}
+
+function withAsciiDomain(address: string): string {
+  const at = address.lastIndexOf('@')
+  if (at < 1) return address
+  const domain = domainToASCII(address.slice(at + 1))
+  return domain === '' ? address : address.slice(0, at + 1) + domain
+}
+
+/**
+ * Website values are free text in the source: "www.acme.com" gets `https://`, and an address the
+ * API's format refuses (a non-ASCII host, a space in the path, `HTTPS:`) is written as the URL
+ * standard serialises it. Anything still not an http(s) URL is left out with a warning. The
+ * source's value is kept whenever it is not written as it was.
  */
 export function urlConverter(label: string, target: FieldDef | null): Converter {
   const max = target?.maxLength ?? 2000
   return (v, work) => {
     if (v === null || v === undefined) return null
-    let s = asText(v).trim()
-    if (s === '') return null
+    const original = asText(v)
+    let s = original.trim()
+    if (s === '') {
+      if (original !== '') work.rewritten = true
+      return null
+    }
     if (!SCHEME.test(s) && BARE_HOST.test(s)) s = 'https://' + s
-    if (s.length > max || WHITESPACE.test(s) || !SCHEME.test(s) || !URL.canParse(s)) {
-      work.warnings.push({ code: 'invalid_url', field: label, reason: `${label}: ${JSON.stringify(asText(v).slice(0, 100))} is not a web address; kept in custom_fields` })
+    if (!isApiWebUrl(s) && SCHEME.test(s) && !WHITESPACE.test(s) && URL.canParse(s)) s = new URL(s).href
+    if (s.length > max || !isApiWebUrl(s)) {
+      work.warnings.push({ code: 'invalid_url', field: label, reason: `${label}: ${quote(v)} is not a web address; kept in custom_fields` })
       return INVALID
     }
+    if (s !== original) work.rewritten = true
     return s
   }
 }
@@ -116,6 +156,7 @@ export function integerConverter(label: string, target: FieldDef | null): Conver
       work.warnings.push({ code: 'out_of_range', field: label, reason: `${label}: ${n} is outside ${min}..${max}; kept in custom_fields` })
       return INVALID
     }
+    if (r !== n) work.rewritten = true
     return r
   }
 }
@@ -126,6 +167,11 @@ export function integerConverter(label: string, target: FieldDef | null): Conver
  * numeric(18,2): at most 16 integer digits.
  */
 export function formatDecimal(v: unknown): string | null {
+  return roundDecimal(v)?.text ?? null
+}
+
+/** formatDecimal, and whether digits were rounded away (then the source's value is kept). */
+function roundDecimal(v: unknown): { text: string; rounded: boolean } | null {
   let text: string
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) return null
@@ -138,6 +184,8 @@ export function formatDecimal(v: unknown): string | null {
   const negative = m[1] === '-'
   let int = m[2].replace(/^0+(?=\d)/, '') || '0'
   let frac = m[3] ?? ''
+  // Digits past the cents, or a number too small for toFixed(20) to show (5e-324).
+  const rounded = /[1-9]/.test(frac.slice(2)) || (typeof v === 'number' && v !== 0 && !/[1-9]/.test(text))
   if (frac.length > 2) {
     const up = frac.charCodeAt(2) >= 53 // '5'
     frac = frac.slice(0, 2)
@@ -151,18 +199,19 @@ export function formatDecimal(v: unknown): string | null {
   frac = frac.padEnd(2, '0')
   if (int.length > 16) return null
   const zero = int === '0' && frac === '00'
-  return (negative && !zero ? '-' : '') + int + '.' + frac
+  return { text: (negative && !zero ? '-' : '') + int + '.' + frac, rounded }
 }
 
 export function decimalConverter(label: string): Converter {
   return (v, work) => {
     if (isEmpty(v)) return null
-    const d = formatDecimal(v)
+    const d = roundDecimal(v)
     if (d === null) {
       work.warnings.push({ code: 'invalid_number', field: label, reason: `${label}: ${JSON.stringify(v)} is not a number the service can hold; kept in custom_fields` })
       return INVALID
     }
-    return d
+    if (d.rounded) work.rewritten = true
+    return d.text
   }
 }
 
@@ -189,7 +238,7 @@ export function booleanConverter(label: string): Converter {
 
 /** YYYY-MM-DD that names a real day (the platform's parser would turn 2019-02-30 into March 2nd). */
 function isDate(s: string): boolean {
-  if (!DATE.test(s)) return false
+  if (!DATE.test(s) || s.startsWith('0000')) return false
   const day = Number(s.slice(8, 10))
   if (day <= 28) return true
   const month = Number(s.slice(5, 7))
@@ -207,7 +256,9 @@ export function parseDateTime(v: unknown): string | null {
   if (!isDate(s.slice(0, 10))) return null
   if (s.length === 10) return s + 'T00:00:00.000Z'
   const t = Date.parse(HAS_ZONE.test(s) ? s : s + 'Z')
-  return Number.isNaN(t) ? null : new Date(t).toISOString()
+  if (Number.isNaN(t)) return null
+  const iso = new Date(t).toISOString()
+  return STORABLE_ISO.test(iso) ? iso : null
 }
 
 export function dateTimeConverter(label: string): Converter {
@@ -231,6 +282,8 @@ export function dateConverter(label: string): Converter {
       work.warnings.push({ code: 'invalid_date', field: label, reason: `${label}: ${JSON.stringify(v)} is not a date; kept in custom_fields` })
       return INVALID
     }
+    // A date and time (or a padded date) written as a date: the source's value is kept.
+    work.rewritten = true
     return d.slice(0, 10)
   }
 }

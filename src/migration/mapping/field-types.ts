@@ -67,7 +67,7 @@ export function compatibility(source: SourceField, target: FieldDef): Compatibil
       return { transform: 'text', lossy: null }
     }
     case 'email':
-      if (t === 'email' || t === 'string') return { transform: 'email', lossy: null, note: t === 'string' ? 'a value that is not an email address fails the record' : undefined }
+      if (t === 'email' || t === 'string') return { transform: 'email', lossy: null, note: t === 'string' ? 'a value that is not an email address is left out and kept in custom_fields' : undefined }
       return null
     case 'url':
       if (t === 'url' || t === 'string') return { transform: 'url', lossy: null }

@@ -145,8 +145,8 @@ function slug(s: string): string {
 /** The target value for one source value, or null when nothing matches. */
 export function matchEnumValue(table: EnumTable, targetValues: readonly string[], value: string): string | null {
   const key = value.trim().toLowerCase()
-  const known = table.known[key]
-  if (known !== undefined) return known
+  // Own keys only: a source value "constructor" or "__proto__" must not find Object's members.
+  if (Object.hasOwn(table.known, key)) return table.known[key]
   const s = slug(value)
   if (targetValues.includes(s)) return s
   for (const [re, target] of table.patterns) if (re.test(value)) return target

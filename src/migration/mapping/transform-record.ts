@@ -3,9 +3,11 @@
  * every decision once (converters, enum tables, key prefixes, required fields); transformRecord
  * then runs a flat list of steps per record, because it runs for every record of an import.
  *
- * Values arrive as REST JSON or Bulk CSV text. A record fails (`validation_failed`) when a required
- * target field stays empty or an email is not an address; any other odd value is imported as far
- * as it goes, with a warning, and the original is kept in custom_fields so nothing is lost.
+ * Values arrive as REST JSON or Bulk CSV text. A record fails (`validation_failed`) only when it has
+ * no Id or CreatedDate, or a required target field stays empty. A value the service cannot hold (an
+ * email its rule refuses, a URL, number or date it cannot read) leaves its field empty with a
+ * warning; the record imports. Whatever is left out or written differently from the source is kept
+ * in custom_fields under the source field's API name, so nothing the source held is lost.
  */
 import type { FieldDef, KindName } from '../../records/record-kind.ts'
 import { kindsByName } from '../../records/kinds/index.ts'
@@ -126,7 +128,6 @@ function enumConverter(kind: KindName, m: FieldMapping, def: FieldDef): Converte
   const lossy = lossyValues(values)
   // Values whose target is theirs alone; any other value's original wording is kept in custom_fields.
   const exact = new Set(values.filter((v) => v.target !== null && !lossy.has(v.source)).map((v) => v.source))
-  const source = m.source
   return (v, work) => {
     if (isEmpty(v)) return null
     const s = typeof v === 'string' ? v : String(v)
@@ -135,7 +136,7 @@ function enumConverter(kind: KindName, m: FieldMapping, def: FieldDef): Converte
       t = matchEnumValue(table, targets, s)
       if (known.size < 1000) known.set(s, t)
     }
-    if (!exact.has(s)) setCustom(work as Building, source, s)
+    if (!exact.has(s)) work.rewritten = true
     return t ?? fallback
   }
 }
@@ -178,11 +179,11 @@ function fieldStep(kind: KindName, m: FieldMapping, def: FieldDef, deriveDomain:
   const dflt = defaultOf(def)
   return (raw, b) => {
     const v = get(raw, source, lower, b)
+    b.rewritten = false
     let x = convert(v, b)
-    if (x === INVALID) {
-      if (b.failure === null) setCustom(b, source, v)
-      x = null
-    }
+    // Left out or written differently: the source's value as it came, under its API name.
+    if (x === INVALID || b.rewritten) setCustom(b, source, v)
+    if (x === INVALID) x = null
     b.fields[target] = x === null ? dflt : x
     if (deriveDomain !== null) {
       const d = normalizeDomain(v)
@@ -318,7 +319,7 @@ export function transformRecord(compiled: CompiledMapping, raw: Record<string, u
     references: [],
     owner: null,
     warnings: [],
-    failure: null,
+    rewritten: false,
     customCount: 0,
     customChars: 0,
     folded: null,
@@ -330,7 +331,6 @@ export function transformRecord(compiled: CompiledMapping, raw: Record<string, u
 
   const steps = compiled.steps
   for (let i = 0; i < steps.length; i++) steps[i](raw, b)
-  if (b.failure !== null) return { ok: false, code: b.failure.code, reason: b.failure.reason }
   if (compiled.rules.length > 0) {
     const read = (name: string) => get(raw, name, name.toLowerCase(), b)
     for (const r of compiled.rules) r.apply(read, b)

@@ -164,11 +164,6 @@ describe('records that cannot be imported', () => {
     expect(r.owner).toEqual({ field: 'author_user_id', src_id: '0055g0000000001AAA' })
   })
 
-  it('fails a record whose email is not an address, naming the value', () => {
-    const r = transformRecord(contact, { ...base, LastName: 'Lee', Email: 'lee at example.com' })
-    expect(r).toEqual({ ok: false, code: 'validation_failed', reason: 'Email "lee at example.com" is not a valid email address' })
-    expect(ok(transformRecord(contact, { ...base, LastName: 'Lee', Email: '  Lee@Example.com ' })).fields.email).toBe('Lee@Example.com')
-  })
 
   it('fails a record without an Id or a readable CreatedDate', () => {
     expect(transformRecord(contact, { CreatedDate: base.CreatedDate, LastName: 'Lee' })).toMatchObject({ ok: false, reason: 'Id is empty' })
@@ -186,10 +181,29 @@ describe('values changed on the way, with a warning', () => {
     expect((r.fields.description as string).length).toBe(32_000)
     expect((r.fields.title as string).length).toBe(255)
     expect(r.warnings).toEqual([
-      { code: 'truncated', field: 'Title', reason: 'Title: 300 characters cut to 255' },
-      { code: 'truncated', field: 'Description', reason: 'Description: 40000 characters cut to 32000' },
+      { code: 'truncated', field: 'Title', reason: 'Title: 300 characters cut to 255; the whole text kept in custom_fields' },
+      { code: 'truncated', field: 'Description', reason: 'Description: 40000 characters cut to 32000; the whole text kept in custom_fields' },
     ])
+    expect(r.custom_fields).toMatchObject({ Title: 'T'.repeat(300), Description: 'x'.repeat(40_000) })
   })
+
+  it('imports a contact whose email the source accepted but the service refuses, keeping the address', () => {
+    for (const email of ['j.davis@expressl&t.net', 'lee at example.com', 'jörg@example.com']) {
+      const r = ok(transformRecord(contact, { ...base, LastName: 'Lee', Email: email }))
+      expect(r.fields.email).toBeNull()
+      expect(r.custom_fields.Email).toBe(email)
+      expect(r.warnings).toEqual([{ code: 'invalid_email', field: 'Email', reason: `Email: ${JSON.stringify(email)} is not an email address the service accepts; kept in custom_fields` }])
+    }
+  })
+
+  it("writes addresses the service's rule accepts as they are", () => {
+    for (const email of ["o'brien@example.com", 'user+tag@sub.example.co.uk', 'a&b@example.com']) {
+      const r = ok(transformRecord(contact, { ...base, LastName: 'Lee', Email: email }))
+      expect(r.fields.email).toBe(email)
+      expect(r.custom_fields).toEqual({})
+    }
+  })
+
 
   it('never cuts a character in half', () => {
     const r = ok(transformRecord(contact, { ...base, LastName: 'L' + '😀'.repeat(60) }))
@@ -219,6 +233,40 @@ describe('values changed on the way, with a warning', () => {
   })
 })
 
+describe('values written differently keep the original under the source field name', () => {
+  const contact = compile(describeFixture('Contact.describe.json'), 'contact')
+  const account = compile(describeFixture('Account.describe.json'), 'account')
+  const opportunity = compile(describeFixture('Opportunity.describe.json'), 'opportunity')
+  const base = { Id: '0015g0000000001AAA', CreatedDate: '2019-01-06T01:45:42.857+0000', Name: 'Acme' }
+
+  it('gives a bare host a scheme and keeps what the source held', () => {
+    const r = ok(transformRecord(account, { ...base, Website: 'www.example.com' }))
+    expect(r.fields).toMatchObject({ website: 'https://www.example.com', domain: 'example.com' })
+    expect(r.custom_fields).toEqual({ Website: 'www.example.com' })
+    expect(r.warnings).toEqual([])
+    expect(ok(transformRecord(account, { ...base, Website: 'https://example.com/about' })).custom_fields).toEqual({})
+  })
+
+  it('writes an internationalised address in ASCII form, keeping the original', () => {
+    const site = ok(transformRecord(account, { ...base, Website: 'https://münchen.de/' }))
+    expect(site.fields.website).toBe('https://xn--mnchen-3ya.de/')
+    expect(site.custom_fields.Website).toBe('https://münchen.de/')
+    const mail = ok(transformRecord(contact, { ...base, LastName: 'Lee', Email: 'info@bücher.de' }))
+    expect(mail.fields.email).toBe('info@xn--bcher-kva.de')
+    expect(mail.custom_fields.Email).toBe('info@bücher.de')
+  })
+
+  it('keeps trimmed text, rounded numbers and dates cut from a date and time', () => {
+    const c = ok(transformRecord(contact, { ...base, LastName: '  Lee ', Email: '  Lee@Example.com ', Birthdate: '1980-05-01T00:00:00.000+0000' }))
+    expect(c.fields).toMatchObject({ last_name: 'Lee', email: 'Lee@Example.com' })
+    expect(c.custom_fields).toEqual({ LastName: '  Lee ', Email: '  Lee@Example.com ', Birthdate: '1980-05-01T00:00:00.000+0000' })
+    const o = ok(transformRecord(opportunity, { ...base, Id: '0065g0000000001AAA', StageName: 'Prospecting', CloseDate: '2024-01-31', Amount: '1250.005' }))
+    expect(o.fields.amount).toBe('1250.01')
+    expect(o.custom_fields).toEqual({ Amount: '1250.005' })
+    expect(ok(transformRecord(opportunity, { ...base, Id: '0065g0000000001AAA', StageName: 'Prospecting', CloseDate: '2024-01-31', Amount: 1250.5 })).custom_fields).toEqual({})
+  })
+})
+
 describe('picklist values with no match or a shared target', () => {
   const task = compile(TASK, 'activity')
   const base = { Id: '00T5g0000000001AAA', CreatedDate: '2019-01-06T01:45:42.857+0000', Subject: 'Call back' }
@@ -235,6 +283,14 @@ describe('picklist values with no match or a shared target', () => {
     expect(deferred.custom_fields).toEqual({ Status: 'Deferred' })
     const done = ok(transformRecord(task, { ...base, Status: 'Completed', Priority: 'Low' }))
     expect(done.custom_fields).toEqual({})
+  })
+
+  it('treats a value named like a JavaScript object member as any unmatched value', () => {
+    for (const status of ['constructor', '__proto__', 'toString']) {
+      const r = ok(transformRecord(task, { ...base, Status: status }))
+      expect(r.fields.status).toBe('open')
+      expect(r.custom_fields.Status).toBe(status)
+    }
   })
 
   it('matches a value the describe did not list by its wording, keeping the original', () => {
