@@ -23,7 +23,8 @@ export const MIGRATION_STATUSES = [
 ] as const
 export type MigrationStatus = (typeof MIGRATION_STATUSES)[number]
 
-export const OBJECT_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped'] as const
+// `not_run`: a failed import ended before it reached the object (a failed migration never continues).
+export const OBJECT_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped', 'not_run'] as const
 export type ObjectStatus = (typeof OBJECT_STATUSES)[number]
 
 export type SourceEnvironment = 'production' | 'sandbox'
