@@ -23,7 +23,8 @@ export const MIGRATION_STATUSES = [
 ] as const
 export type MigrationStatus = (typeof MIGRATION_STATUSES)[number]
 
-export const OBJECT_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped'] as const
+// `not_run`: a failed import ended before it reached the object (a failed migration never continues).
+export const OBJECT_STATUSES = ['pending', 'running', 'completed', 'failed', 'skipped', 'not_run'] as const
 export type ObjectStatus = (typeof OBJECT_STATUSES)[number]
 
 export type SourceEnvironment = 'production' | 'sandbox'
@@ -215,6 +216,10 @@ export interface SourceMetadata {
    * Added by the source reader (source/metadata-reader.ts).
    */
   unreadable?: Array<{ object: string; reason: string }>
+  /** Why GET /limits could not be read (limits is then null); absent when it was read or never asked. */
+  limits_unreadable?: string
+  /** Objects whose email sample could not be read, with the reason: their duplicates are unknown, not none. */
+  email_samples_unreadable?: Array<{ object: string; reason: string }>
 }
 
 /**
@@ -297,7 +302,7 @@ export interface RiskItem {
 export interface ReadinessScore {
   /** 0-100. */
   score: number
-  /** Record-weighted share of auto objects, of partial ones (counted half), and each penalty. */
+  /** Record-weighted share of auto objects, of partial ones (counted PARTIAL_WEIGHT, readiness.ts), and each penalty. */
   auto_share: number
   partial_share: number
   penalties: Array<{ reason: string; points: number }>

@@ -36,6 +36,18 @@ describe('fault injection', () => {
     expect(r.body[0].errorCode).toBe('UNKNOWN_EXCEPTION')
   })
 
+  it('singles out one kind of call by a pattern over the decoded URL: describeGlobal, one SOQL query', async () => {
+    const q = (soql: string) => api(sim, tok, `/services/data/v62.0/query?q=${encodeURIComponent(soql)}`)
+    await control('faults', { errorRate: 1, errorStatus: 503, pathPattern: '/sobjects$' })
+    expect((await api(sim, tok, '/services/data/v62.0/sobjects')).status).toBe(503)
+    expect((await api(sim, tok, '/services/data/v62.0/sobjects/Account/describe')).status).toBe(200)
+    await control('faults', { errorRate: 1, errorStatus: 503, pathPattern: 'FROM User\\b' })
+    expect((await q('SELECT Id FROM User')).status).toBe(503)
+    expect((await q('SELECT Id FROM Account')).status).toBe(200)
+    expect((await limits()).status).toBe(200)
+    expect(await control('faults', { pathPattern: '(' })).toEqual({ error: expect.stringMatching(/Invalid regular expression/) })
+  })
+
   it('answers QUERY_TIMEOUT on queries', async () => {
     await control('faults', { queryTimeoutRate: 1 })
     const r = await api(sim, tok, `/services/data/v62.0/query?q=${encodeURIComponent('SELECT Id FROM Account')}`)

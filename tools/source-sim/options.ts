@@ -59,7 +59,7 @@ export const USAGE = `Usage: npm run source-sim -- [--port 4010] [--host 127.0.0
   [--fixtures-dir ../shared/fixtures/salesforce] [--seed 42] [--accounts 1000] [--contacts N --cases N --tasks N ...]
   [--client-id cairn-demo-client --client-secret cairn-demo-secret] [--redirect-uri <uri>]...
   [--token-ttl 7200] [--api-limit 100000] [--bulk-delay-ms 0] [--public-url <url>] [--log]
-  Faults: [--error-rate 0.1] [--error-status 503] [--query-timeout-rate 0.1] [--drop-rate 0.1] [--delay-ms 200] [--fault-path /query]`
+  Faults: [--error-rate 0.1] [--error-status 503] [--query-timeout-rate 0.1] [--drop-rate 0.1] [--delay-ms 200] [--fault-path /query] [--fault-pattern 'FROM User']`
 
 export function parseArgs(argv: string[]): SimOptions {
   const o: SimOptions = { ...DEFAULTS, counts: {}, redirectUris: [], faults: {} }
@@ -98,6 +98,7 @@ export function parseArgs(argv: string[]): SimOptions {
       case '--drop-rate': o.faults.dropRate = num(); break
       case '--delay-ms': o.faults.delayMs = num(); break
       case '--fault-path': o.faults.pathContains = next(); break
+      case '--fault-pattern': o.faults.pathPattern = next(); break
       case '--help': case '-h': throw new Error(USAGE)
       default: throw new Error(`unknown flag ${flag}\n${USAGE}`)
     }

@@ -10,7 +10,7 @@ import { emptySummary, summarizeAutomation } from './automation.ts'
 import { scoreObject } from './compatibility.ts'
 import { findDuplicateEmails, leadsMatchingContacts } from './duplicates.ts'
 import { takeInventory } from './inventory.ts'
-import { matchOwners } from './owners.ts'
+import { cannotBeInvited, matchOwners, usersUnreadable } from './owners.ts'
 import { computeReadiness } from './readiness.ts'
 import { collectRisks, type QuotaState } from './risks.ts'
 import { estimateTimeline, OBJECT_ORDER, readVia, recommendedPhases } from './timeline.ts'
@@ -29,6 +29,9 @@ function quotaState(limits: SourceMetadata['limits'], calls: number): QuotaState
   return 'ok'
 }
 
+/** Rows the reader lists in `unreadable` under these names are the user and record-type directories, not objects. */
+const DIRECTORY_READS = new Set(['User', 'RecordType'])
+
 const order = (name: string) => {
   const i = OBJECT_ORDER.indexOf(name)
   return i < 0 ? OBJECT_ORDER.length : i
@@ -43,7 +46,8 @@ export function analyzeSource(metadata: SourceMetadata, ctx: AnalysisContext): A
     metadata.global.map((e) => ({ name: e.name, label: metadata.describes[e.name]?.label ?? e.label })),
   )
 
-  const failures = new Map((metadata.unreadable ?? []).map((u) => [u.object, u.reason]))
+  // Users and record types are read as rows of their own, not as objects: their own risks cover them.
+  const failures = new Map((metadata.unreadable ?? []).filter((u) => !DIRECTORY_READS.has(u.object)).map((u) => [u.object, u.reason]))
   const unreadable: Array<{ object: string; reason: string }> = []
   const objects: ObjectAnalysis[] = []
   const candidates = [...[...inv.supported].sort((a, b) => order(a) - order(b)), ...inv.custom, ...inv.other]
@@ -52,13 +56,15 @@ export function analyzeSource(metadata: SourceMetadata, ctx: AnalysisContext): A
     const count = metadata.counts[name] ?? 0
     const described = !inv.other.includes(name)
     // Other standard objects are listed only when they hold records: an empty Campaign table is noise.
-    if (!described && count === 0) continue
+    // One whose count failed is listed (unreadable): its records are unknown, not none.
+    if (!described && count === 0 && !failures.has(name)) continue
     const cat = catalogueFor(name)
     const kind = cat?.target ?? null
     const describe = metadata.describes[name] ?? null
-    // An object whose describe or count failed cannot be imported as analysed; other objects are only listed.
-    const failure = failures.get(name) ?? (describe ? null : 'its describe could not be read')
-    if (described && failure) unreadable.push({ object: name, reason: failure })
+    // An object whose describe or count failed cannot be imported as analysed; one with no target
+    // is unreadable too (its count sizes the report), though only its listing depends on it.
+    const failure = failures.get(name) ?? (described && !describe ? 'its describe could not be read' : null)
+    if (failure) unreadable.push({ object: name, reason: failure })
     const fields = describe ? mapObjectFields(describe, { inScope, kind }) : []
     const custom = entry.custom || name.endsWith('__c')
     const namespace = namespaceOf(name)
@@ -68,7 +74,7 @@ export function analyzeSource(metadata: SourceMetadata, ctx: AnalysisContext): A
       namespace,
       support: cat?.support ?? 'none',
       fields,
-      unreadable: described ? failure : null,
+      unreadable: failure,
       recordTypes: kind ? recordTypesOf(name, describe, metadata.record_types) : [],
       personAccounts: name === 'Account' && (describe?.fields.some((f) => f.name === 'IsPersonAccount') ?? false),
     })
@@ -90,6 +96,10 @@ export function analyzeSource(metadata: SourceMetadata, ctx: AnalysisContext): A
     })
   }
 
+  // Objects read only for their counts (EmailMessage, files, Chatter) size risks: unread, they are unknown, not zero.
+  const listed = new Set(objects.map((o) => o.name))
+  for (const [object, reason] of failures) if (!listed.has(object)) unreadable.push({ object, reason })
+
   const owners = matchOwners(metadata.users, ctx.members)
   const duplicates = findDuplicateEmails(metadata.email_samples)
   const selected = objects.filter((o) => o.default_selected)
@@ -100,8 +110,11 @@ export function analyzeSource(metadata: SourceMetadata, ctx: AnalysisContext): A
     objects,
     quota,
     unreadable: unreadable.map((u) => u.object),
-    owners: { source_users: owners.source_users, unmatched: owners.unmatched.length },
-    duplicateObjects: duplicates.filter((d) => d.duplicate_groups > 0).map((d) => d.object),
+    owners: { source_users: owners.source_users, lost: owners.unmatched.filter(cannotBeInvited).length, unreadable: usersUnreadable(metadata) },
+    recordTypesUnreadable: (metadata.unreadable ?? []).some((u) => u.object === 'RecordType'),
+    automation: { weighted_score: automation.org.weighted_score, level: automation.org.level, unreadable: metadata.automation.unavailable },
+    duplicates,
+    duplicatesUnreadable: (metadata.email_samples_unreadable ?? []).map((u) => u.object),
   })
 
   return {

@@ -3,8 +3,9 @@
  *
  * - `auto`: every createable, non-formula field lands in a target field of a fitting type, nothing
  *   is lost on the way, and every lookup points at an object that is imported.
- * - `partial`: the records import, but some fields do not make it as fields: formulas, fields kept
- *   in custom_fields, lossy values (picklist gaps, multi-select picklists, cut text), record types,
+ * - `partial`: the records import, but some fields do not make it as fields: formulas, custom
+ *   fields kept in custom_fields (standard fields the mapping carries there by design do not
+ *   count: nothing of them is lost), lossy values (picklist gaps, multi-select picklists, cut text), record types,
  *   lookups to objects that are not imported (kept as ids), person accounts.
  * - `manual_review`: somebody has to decide before anything moves: custom objects and other
  *   objects with no target, managed-package objects, a required lookup to an object that is not
@@ -76,10 +77,11 @@ export function scoreObject(o: CompatibilityInput): CompatibilityResult {
 
   const kept = considered.filter((m) => m.action === 'custom_field' && m.transform !== 'record_type')
   const lookups = kept.filter((m) => m.reference_to)
+  // Standard fields with no field in the service are carried in custom_fields by design (the
+  // catalogue's decision, value and type kept): nothing is lost, so they do not make an object
+  // partial. Custom fields do: their meaning lives in the source's configuration, not here.
   const customKept = kept.filter((m) => !m.reference_to && m.custom)
-  const standardKept = kept.filter((m) => !m.reference_to && !m.custom)
   if (customKept.length > 0) partial.push(`${plural(customKept.length, 'custom field')} kept in custom_fields: ${listNames(customKept.map((m) => m.source))}`)
-  if (standardKept.length > 0) partial.push(`${plural(standardKept.length, 'standard field')} with no field in the service kept in custom_fields: ${listNames(standardKept.map((m) => m.source))}`)
   if (lookups.length > 0) partial.push(`${plural(lookups.length, 'lookup')} with no link in the service (source ids kept in custom_fields): ${listNames(lookups.map((m) => `${m.source} -> ${listNames(m.reference_to!, 2)}`))}`)
 
   for (const m of o.fields.filter((f) => f.status === 'lossy')) partial.push(`${m.source}${m.target ? ` -> ${m.target}` : ''}: ${m.notes.join('; ')}`)

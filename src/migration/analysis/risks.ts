@@ -7,6 +7,7 @@ import type { AnalysisReport, ObjectAnalysis, RiskItem, SourceMetadata, Timeline
 import { listNames } from '../mapping/auto-map.ts'
 import { namespaceOf } from '../mapping/field-types.ts'
 import { MAX_CUSTOM_FIELDS } from '../../records/record.schemas.ts'
+import { cannotBeInvited, usersUnreadable } from './owners.ts'
 
 export type QuotaState = 'ok' | 'tight' | 'insufficient' | 'unknown'
 
@@ -46,7 +47,8 @@ const apiAllowance: Check = (i) => {
   const a = i.timeline.allowance
   const calls = i.timeline.estimated_api_calls
   if (i.quota === 'unknown') {
-    return [risk('api_allowance_unknown', 'low', null, 'API allowance unknown', 'The source\'s daily API allowance (/limits) could not be read.', 'Give the connected user "View Setup and Configuration", or check the allowance in the source\'s setup before the run.')]
+    const why = i.metadata.limits_unreadable ? ` (${i.metadata.limits_unreadable})` : ''
+    return [risk('api_allowance_unknown', 'high', null, 'The API allowance could not be read', `The source's daily API allowance (/limits) could not be read${why}. The import needs about ${n(calls)} API calls; whether the allowance covers them is unknown, so the run may pause part-way.`, 'Give the connected user "View Setup and Configuration" and analyse again, or check the remaining daily API requests in the source\'s setup before the run.')]
   }
   if (i.quota === 'insufficient') {
     return [risk('api_allowance', 'high', null, 'API allowance too small', `The import needs about ${n(calls)} API calls; the source has ${n(a!.remaining)} of ${n(a!.max)} left today.`, 'Run in phases, on another day, or raise the allowance; a run that hits the limit pauses until the allowance refills.')]
@@ -60,7 +62,7 @@ const apiAllowance: Check = (i) => {
 const automationUnreadable: Check = (i) =>
   i.metadata.automation.unavailable.length === 0
     ? []
-    : [risk('automation_unreadable', 'medium', null, 'Automation could not be read', `automation could not be read: ${i.metadata.automation.unavailable.join('; ')}. The automation counts are incomplete, not zero.`, 'Give the connected user access to the Tooling API ("View Setup and Configuration", "Author Apex" to read triggers), or review the source\'s automation by hand.')]
+    : [risk('automation_unreadable', 'high', null, 'Automation could not be read', `automation could not be read: ${i.metadata.automation.unavailable.join('; ')}. The automation counts are incomplete, not zero.`, 'Give the connected user access to the Tooling API ("View Setup and Configuration", "Author Apex" to read triggers), or review the source\'s automation by hand.')]
 
 const automationNotReproduced: Check = (i) =>
   i.objects
@@ -165,15 +167,19 @@ const recordTypes: Check = (i) =>
 
 const owners: Check = (i) => {
   const items: RiskItem[] = []
-  if (i.metadata.users.length === 0) {
+  if (usersUnreadable(i.metadata)) {
     const why = i.metadata.unreadable?.find((u) => u.object === 'User')?.reason
-    items.push(risk('users_unreadable', 'medium', null, 'Source users could not be read', `${why ? `${why}. ` : ''}Without the source's users, owners cannot be matched: imported records would have no owner.`, 'Check the connected user\'s permission to read users, then analyse again.'))
+    items.push(risk('users_unreadable', 'high', null, 'Source users could not be read', `The source users could not be read${why ? ` (${why})` : ''}. Without them, owners cannot be matched: imported records would have no owner.`, 'Check the connected user\'s permission to read users (and that the source is up), then analyse again.'))
     return items
   }
-  const unmatchedActive = i.owners.unmatched.filter((u) => u.active)
-  if (unmatchedActive.length > 0) {
-    const share = unmatchedActive.length / i.owners.source_users
-    items.push(risk('owners_unmatched', share > 0.5 ? 'high' : 'medium', null, `${unmatchedActive.length} active source user(s) have no member here`, `Owners are matched by email; ${listNames(unmatchedActive.map((u) => `${u.name} <${u.email ?? 'no email'}>`))} have no member with that address, so their records would be imported without an owner.`, 'Invite them to the organization before the run, or choose to leave owners empty in Configure.'))
+  // Not members yet but invitable: work to do before the run, not a loss (no readiness penalty).
+  const invitable = i.owners.unmatched.filter((u) => !cannotBeInvited(u))
+  if (invitable.length > 0) {
+    items.push(risk('owners_unmatched', 'medium', null, `${invitable.length} active source user(s) have no member here yet`, `Owners are matched by email; ${listNames(invitable.map((u) => `${u.name} <${u.email}>`))} have no member with that address yet, so their records would be imported without an owner.`, 'Invite them to the organization before the run (then analyse again), or choose to leave owners empty in Configure.'))
+  }
+  const noEmail = i.owners.unmatched.filter((u) => u.active && cannotBeInvited(u))
+  if (noEmail.length > 0) {
+    items.push(risk('owners_no_email', 'medium', null, `${noEmail.length} active source user(s) have no email address`, `${listNames(noEmail.map((u) => u.name))} cannot be matched to a member (owners are matched by email), so records they own are imported without an owner.`, 'Give them an email address in the source and invite them here, or reassign their records before the run.'))
   }
   const inactive = i.owners.unmatched.filter((u) => !u.active)
   if (inactive.length > 0) {
@@ -186,6 +192,17 @@ const queueOwners: Check = (i) =>
   supported(i)
     .filter((o) => o.fields.some((m) => m.action === 'owner' && (m.reference_to ?? []).some((t) => t === 'Group')))
     .map((o) => risk('queue_owners', 'low', o.name, `${o.name} records can be owned by queues`, 'A queue is no member of the service: records owned by a queue are imported without an owner (the queue id is kept in custom_fields.OwnerId).', 'Assign queue-owned records to people before the run if they should have an owner.'))
+
+const duplicatesUnreadable: Check = (i) =>
+  (i.metadata.email_samples_unreadable ?? []).map(({ object, reason }) =>
+    risk('duplicates_unreadable', 'high', object, `${object} emails could not be sampled`, `The sample of ${object} email addresses could not be read (${reason}). Duplicates in ${object} are unknown, not absent.`, `Analyse again when the source answers; until then, choose a deduplication rule for ${object === 'Lead' ? 'leads' : 'contacts'} in Configure (match by email) to be safe.`),
+  )
+
+const recordTypesUnreadable: Check = (i) => {
+  const why = i.metadata.unreadable?.find((u) => u.object === 'RecordType')?.reason
+  if (why === undefined) return []
+  return [risk('record_types_unreadable', 'high', null, 'Record types could not be read', `The record types could not be read (${why}). Records of objects without record type details in their describe would keep the record type's id in custom_fields instead of its name.`, 'Check the connected user\'s permission to read RecordType (and that the source is up), then analyse again.')]
+}
 
 const duplicates: Check = (i) => {
   const items = i.duplicates
@@ -258,6 +275,8 @@ export const RISK_CHECKS: readonly Check[] = [
   unreadableObjects,
   apiAllowance,
   automationUnreadable,
+  duplicatesUnreadable,
+  recordTypesUnreadable,
   personAccounts,
   owners,
   duplicates,

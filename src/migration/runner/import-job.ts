@@ -109,6 +109,17 @@ async function stopOnFailure(job: JobContext, err: unknown, current: ObjectRow |
       // An internal error ends the run like a refusal does, with a generic reason; the log has the rest.
       if (failure.kind === 'internal') job.log.error({ err, migration: m.id, object: current?.object }, 'migration import failed')
       if (current) await setObjectState(db, m.org_id, m.id, current.object, { status: 'failed', reason: failure.reason, finishedAt: now })
+      await markNotRun(job)
       await updateClaimedMigration(db, m.org_id, m.id, job.owner, endedPatch('failed', failure.reason, now), now)
   }
+}
+
+/**
+ * Objects the failed run never reached (of any phase: a failed migration has no next phase) end
+ * `not_run`, not `pending`, which would promise work that will never happen.
+ */
+async function markNotRun(job: JobContext): Promise<void> {
+  const { db, migration: m } = job
+  await sql`UPDATE migration_objects SET status = 'not_run', status_reason = 'Not run: the import failed before it reached this object.'
+            WHERE org_id = ${m.org_id} AND migration_id = ${m.id} AND status = 'pending'`.execute(db)
 }

@@ -5,9 +5,12 @@
  * samples of email addresses. Calls run a few at a time (the org's allowance and its concurrent
  * request limit are shared with its own users).
  *
- * What cannot be read does not fail the analysis: automation goes to `automation.unavailable`,
- * objects to `unreadable`, limits to null. Quota and auth errors do fail it (nothing else would
- * succeed either), as does describeGlobal.
+ * What cannot be read does not fail the analysis, but it is always recorded with its reason, so the
+ * analysis can count it as a risk rather than as zero: automation goes to `automation.unavailable`,
+ * objects (describe or count), users and record types to `unreadable`, the allowance to
+ * `limits_unreadable` (limits null), email samples to `email_samples_unreadable`. Quota and auth
+ * errors do fail it (nothing else would succeed either), as does describeGlobal (without the list
+ * of objects there is nothing to analyse).
  */
 import type { SourceDescribe, SourceGlobalEntry, SourceMetadata } from '../migration.types.ts'
 import type { SourceConnection } from './source-connection.ts'
@@ -59,6 +62,7 @@ export async function readSourceMetadata(sc: SourceConnection, opts: ReadMetadat
     run(() => soft(() => sc.request<Record<string, { Max: number; Remaining: number }>>('reading the API allowance', sc.path('/limits')))),
     readEmailSamples(sc, run, known, sample),
   ])
+  const samplesUnreadable = Object.entries(emailSamples).flatMap(([object, r]) => (r.ok ? [] : [{ object, reason: r.reason }]))
   if (!users.ok) unreadable.push({ object: 'User', reason: users.reason })
   if (!recordTypes.ok) unreadable.push({ object: 'RecordType', reason: recordTypes.reason })
   const daily = limits.ok ? limits.value.DailyApiRequests : undefined
@@ -75,8 +79,10 @@ export async function readSourceMetadata(sc: SourceConnection, opts: ReadMetadat
     users: users.ok ? users.value.map((u) => ({ Id: u.Id, Name: u.Name, Email: u.Email ?? null, IsActive: u.IsActive })) : [],
     record_types: recordTypes.ok ? recordTypes.value.map((r) => ({ Id: r.Id, DeveloperName: r.DeveloperName, SobjectType: r.SobjectType })) : [],
     limits: daily && typeof daily.Max === 'number' ? { max: daily.Max, remaining: daily.Remaining } : null,
-    email_samples: emailSamples,
+    email_samples: Object.fromEntries(Object.entries(emailSamples).flatMap(([object, r]) => (r.ok ? [[object, r.value]] : []))),
     unreadable: unreadable.sort((a, b) => a.object.localeCompare(b.object)),
+    ...(limits.ok ? {} : { limits_unreadable: limits.reason }),
+    ...(samplesUnreadable.length > 0 ? { email_samples_unreadable: samplesUnreadable.sort((a, b) => a.object.localeCompare(b.object)) } : {}),
   }
 }
 
@@ -116,13 +122,16 @@ async function readAutomation(sc: SourceConnection, run: Run): Promise<Automatio
   }
 }
 
-/** The first `max` non-empty Email values of Contact and Lead: a sample, never the whole table. */
-async function readEmailSamples(sc: SourceConnection, run: Run, known: Map<string, SourceGlobalEntry>, max: number): Promise<Record<string, string[]>> {
-  const samples: Record<string, string[]> = {}
+/**
+ * The first `max` non-empty Email values of Contact and Lead: a sample, never the whole table.
+ * A sample that could not be read is kept as its reason: its duplicates are unknown, not none.
+ */
+async function readEmailSamples(sc: SourceConnection, run: Run, known: Map<string, SourceGlobalEntry>, max: number): Promise<Record<string, Soft<string[]>>> {
+  const samples: Record<string, Soft<string[]>> = {}
   if (max <= 0) return samples
   await Promise.all(EMAIL_SAMPLE_OBJECTS.filter((o) => known.get(o)?.queryable).map((object) => run(async () => {
     const r = await soft(() => queryRecords<{ Email: string | null }>(sc, `SELECT Email FROM ${object} WHERE Email != null LIMIT ${Math.floor(max)}`, { max, what: `sampling ${object} emails` }))
-    if (r.ok) samples[object] = r.value.map((x) => x.Email).filter((e): e is string => typeof e === 'string')
+    samples[object] = r.ok ? { ok: true, value: r.value.map((x) => x.Email).filter((e): e is string => typeof e === 'string') } : r
   })))
   return samples
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { analyzeSource } from '../../../src/migration/analysis/analyze.ts'
+import { PARTIAL_WEIGHT, READY_THRESHOLD } from '../../../src/migration/analysis/readiness.ts'
 import type { AnalysisContext, AnalysisReport, SourceMetadata } from '../../../src/migration/migration.types.ts'
 import { fixtureMetadata } from '../mapping/fixtures.ts'
 
@@ -75,8 +76,12 @@ describe('analysing the recorded org (real describes)', () => {
     const total = 1200 + 3400 + 500 + 300 + 900 + 2500 + 19 + 40
     expect(r.auto_share).toBe(0)
     expect(r.partial_share).toBeCloseTo((total - 59) / total, 3)
-    expect(r.penalties.map((p) => p.points)).toEqual([8, 5])
-    expect(r.score).toBe(Math.round((100 * (total - 59)) / total / 2 - 13))
+    // Ben is not a member yet but can be invited: no penalty. One address twice in a sample of 3 is heavy.
+    expect(r.penalties).toEqual([{ reason: 'duplicate email addresses in the sample of Contact (1 of 3, heavy)', points: 10 }])
+    // Heavy duplicates are a blocker: the score is held under the ready threshold.
+    expect(Math.round((100 * PARTIAL_WEIGHT * (total - 59)) / total - 10)).toBeGreaterThanOrEqual(READY_THRESHOLD)
+    expect(r.score).toBe(READY_THRESHOLD - 1)
+    expect(r.explanation).toMatch(/held under 80 because duplicate email addresses in the sample of Contact/)
     expect(r.explanation).toContain(`of the ${total.toLocaleString('en-US')} records`)
     expect(r.explanation.endsWith(`${r.score}.`)).toBe(true)
   })

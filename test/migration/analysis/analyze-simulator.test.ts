@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSourceSim, type SourceSim } from '../../../tools/source-sim/main.ts'
 import { login } from '../../source-sim/helpers.ts'
 import { analyzeSource } from '../../../src/migration/analysis/analyze.ts'
+import { PARTIAL_WEIGHT } from '../../../src/migration/analysis/readiness.ts'
 import { compileMapping, transformRecord } from '../../../src/migration/mapping/transform-record.ts'
 import type { AnalysisReport, SourceMetadata } from '../../../src/migration/migration.types.ts'
 import { readSimMetadata } from './sim-metadata.ts'
@@ -88,11 +89,14 @@ describe('analysing the simulator\'s demo org', () => {
 
   it('gives a readiness score in a sane range, explained term by term', () => {
     const r = report.readiness
-    expect(r.score).toBeGreaterThanOrEqual(25)
-    expect(r.score).toBeLessThanOrEqual(80)
+    // Nearly every record imports (4% sit in custom objects with no target); the penalties are the
+    // org's high automation and the light duplicates. The six users who are not members yet can
+    // be invited: they cost nothing.
+    expect(r.score).toBeGreaterThanOrEqual(70)
+    expect(r.score).toBeLessThanOrEqual(90)
     expect(r.auto_share).toBeGreaterThan(0) // the comment threads
-    expect(r.penalties.map((p) => p.reason)).toEqual(expect.arrayContaining([expect.stringMatching(/source users have no member here/), 'duplicate email addresses in the sample of Contact']))
-    const base = 100 * (r.auto_share + r.partial_share / 2)
+    expect(r.penalties.map((p) => p.reason)).toEqual([expect.stringMatching(/^automation in the source at level high/), expect.stringMatching(/^duplicate email addresses in the sample of Contact \(\d+ of 700\)$/)])
+    const base = 100 * (r.auto_share + r.partial_share * PARTIAL_WEIGHT)
     const expected = Math.round(base - r.penalties.reduce((n, p) => n + p.points, 0))
     expect(Math.abs(r.score - expected)).toBeLessThanOrEqual(1)
     expect(r.explanation).toContain(`${(r.auto_share * 100).toFixed(1)}% of the`)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { summarizeAutomation } from '../../../src/migration/analysis/automation.ts'
 import { scoreObject, type CompatibilityInput } from '../../../src/migration/analysis/compatibility.ts'
-import { computeReadiness, type ReadinessInput } from '../../../src/migration/analysis/readiness.ts'
+import { AUTOMATION_HEAVY, computeReadiness, PARTIAL_WEIGHT, PENALTIES, READY_THRESHOLD, type ReadinessInput } from '../../../src/migration/analysis/readiness.ts'
 import { BULK_THRESHOLD, estimateApiCalls, estimateTimeline, readCalls, readVia } from '../../../src/migration/analysis/timeline.ts'
 import { mapObjectFields } from '../../../src/migration/mapping/auto-map.ts'
 import type { FieldMapping, SourceMetadata } from '../../../src/migration/migration.types.ts'
@@ -102,27 +102,88 @@ describe('readiness', () => {
     { name: 'Account', record_count: 600, compatibility: 'partial' },
     { name: 'Project__c', record_count: 100, compatibility: 'manual_review' },
   ]
-  const clean: ReadinessInput = { objects, quota: 'ok', unreadable: [], owners: { source_users: 4, unmatched: 0 }, duplicateObjects: [] }
+  const clean: ReadinessInput = {
+    objects, quota: 'ok', unreadable: [], owners: { source_users: 4, lost: 0, unreadable: false }, recordTypesUnreadable: false,
+    automation: { weighted_score: 10, level: 'low', unreadable: [] }, duplicates: [], duplicatesUnreadable: [],
+  }
 
-  it('is the record-weighted share of auto plus half of partial, explained', () => {
+  it('is the record-weighted share of auto plus PARTIAL_WEIGHT of partial, explained', () => {
     const r = computeReadiness(clean)
-    expect(r).toMatchObject({ score: 60, auto_share: 0.3, partial_share: 0.6, penalties: [] })
+    expect(r).toMatchObject({ score: Math.round(30 + 60 * PARTIAL_WEIGHT), auto_share: 0.3, partial_share: 0.6, penalties: [] })
     expect(r.explanation).toBe(
-      '30.0% of the 1,000 records are in objects scored auto (counted in full) and 60.0% in objects scored partial (counted half); manual_review objects count nothing. That gives 60.0 points, with no penalties, rounded and kept within 0-100: 60.',
+      `30.0% of the 1,000 records are in objects scored auto (counted in full) and 60.0% in objects scored partial (counted ${PARTIAL_WEIGHT}); manual_review objects count nothing. That gives 87.0 points, with no penalties, rounded and kept within 0-100 (${READY_THRESHOLD} or more reads ready): 87.`,
     )
   })
 
   it('subtracts the penalties it lists and never goes below zero', () => {
-    const r = computeReadiness({ ...clean, quota: 'insufficient', owners: { source_users: 4, unmatched: 2 }, duplicateObjects: ['Contact', 'Lead', 'Account'], unreadable: ['Case'] })
-    expect(r.penalties.map((p) => p.points)).toEqual([20, 10, 8, 10])
-    expect(r.score).toBe(60 - 48)
+    const r = computeReadiness({
+      ...clean, quota: 'insufficient', owners: { source_users: 4, lost: 2, unreadable: false }, unreadable: ['Case'],
+      duplicates: [{ object: 'Contact', duplicate_groups: 1, sampled: 100 }, { object: 'Lead', duplicate_groups: 10, sampled: 100 }],
+    })
+    expect(r.penalties.map((p) => p.points)).toEqual([20, 10, 8, 5, 10])
+    expect(r.score).toBe(87 - 53)
     expect(r.explanation).toMatch(/minus 20 because the source's remaining daily API allowance is smaller than the estimated calls/)
     expect(computeReadiness({ ...clean, objects: [objects[2]], quota: 'insufficient' }).score).toBe(0)
   })
 
+  it('does not charge for source users who can still be invited, only for owners lost for good', () => {
+    // 4 users not members yet, all invitable: no penalty (the owners_unmatched risk says to invite them).
+    expect(computeReadiness(clean).penalties).toEqual([])
+    const lost = computeReadiness({ ...clean, owners: { source_users: 4, lost: 1, unreadable: false } })
+    expect(lost.penalties).toEqual([{ reason: expect.stringMatching(/^1 of 4 source users have no member here and cannot be invited/), points: 4 }])
+  })
+
+  it('charges heavy automation and heavy duplicates more than light ones', () => {
+    const points = (x: Partial<ReadinessInput>) => computeReadiness({ ...clean, ...x }).penalties.reduce((n, p) => n + p.points, 0)
+    expect(points({ automation: { weighted_score: 40, level: 'high', unreadable: [] } })).toBe(PENALTIES.automation_high)
+    expect(points({ automation: { weighted_score: AUTOMATION_HEAVY, level: 'high', unreadable: [] } })).toBe(PENALTIES.automation_heavy)
+    expect(points({ duplicates: [{ object: 'Contact', duplicate_groups: 4, sampled: 100 }] })).toBe(PENALTIES.duplicates)
+    expect(points({ duplicates: [{ object: 'Contact', duplicate_groups: 5, sampled: 100 }] })).toBe(PENALTIES.duplicates_heavy)
+  })
+
+  it('charges what could not be read more than the worst its reading could have shown', () => {
+    const score = (x: Partial<ReadinessInput>) => computeReadiness({ ...clean, ...x }).score
+    const worst = {
+      quota: score({ quota: 'insufficient' }),
+      owners: score({ owners: { source_users: 4, lost: 4, unreadable: false } }),
+      automation: score({ automation: { weighted_score: 500, level: 'high', unreadable: [] } }),
+      duplicates: score({ duplicates: [{ object: 'Contact', duplicate_groups: 50, sampled: 100 }] }),
+    }
+    expect(score({ quota: 'unknown' })).toBeLessThan(worst.quota)
+    expect(score({ owners: { source_users: 0, lost: 0, unreadable: true } })).toBeLessThan(worst.owners)
+    expect(score({ automation: { weighted_score: 0, level: 'none', unreadable: ['Apex triggers (Tooling API): busy'] } })).toBeLessThan(worst.automation)
+    expect(score({ duplicatesUnreadable: ['Contact'] })).toBeLessThan(worst.duplicates)
+    expect(score({ recordTypesUnreadable: true })).toBeLessThan(score({}))
+  })
+
+  it('holds an org with a blocker under READY_THRESHOLD, however well its fields map, and says why', () => {
+    const perfect: ReadinessInput = { ...clean, objects: [{ name: 'Account', record_count: 100, compatibility: 'auto' }] }
+    expect(computeReadiness(perfect).score).toBe(100)
+    const blockers: Array<Partial<ReadinessInput>> = [
+      { quota: 'insufficient' },
+      { quota: 'unknown' },
+      { unreadable: ['Lead'] },
+      { recordTypesUnreadable: true },
+      { owners: { source_users: 0, lost: 0, unreadable: true } },
+      { automation: { weighted_score: AUTOMATION_HEAVY, level: 'high', unreadable: [] } },
+      { duplicates: [{ object: 'Contact', duplicate_groups: 10, sampled: 100 }] },
+      { duplicatesUnreadable: ['Lead'] },
+    ]
+    for (const b of blockers) {
+      const r = computeReadiness({ ...perfect, ...b })
+      expect(r.score, JSON.stringify(b)).toBeLessThan(READY_THRESHOLD)
+      // Held when its penalty alone would have left it ready; else the penalty already did it.
+      if (100 - r.penalties.reduce((n, p) => n + p.points, 0) >= READY_THRESHOLD) {
+        expect(r.explanation).toMatch(new RegExp(`held under ${READY_THRESHOLD} because .+: ${READY_THRESHOLD - 1}\\.$`))
+      }
+    }
+    // Light duplicates and high (not heavy) automation cost points but do not block.
+    expect(computeReadiness({ ...perfect, duplicates: [{ object: 'Contact', duplicate_groups: 1, sampled: 100 }], automation: { weighted_score: 40, level: 'high', unreadable: [] } }).score).toBe(90)
+  })
+
   it('weighs each object once in an org with no records', () => {
     const r = computeReadiness({ ...clean, objects: objects.map((o) => ({ ...o, record_count: 0 })) })
-    expect(r.score).toBe(Math.round(100 * (1 / 3 + 1 / 6)))
+    expect(r.score).toBe(Math.round(100 * (1 / 3 + PARTIAL_WEIGHT / 3)))
     expect(r.explanation).toMatch(/each object weighs the same/)
   })
 })

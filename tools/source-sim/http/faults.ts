@@ -14,15 +14,22 @@ export interface FaultConfig {
   delayMs: number
   /** Only calls whose path contains this substring are affected (empty: all API calls). */
   pathContains: string
+  /**
+   * Only calls whose URL, percent-decoded, matches this regular expression are affected (empty:
+   * no filter). A substring cannot single out describeGlobal (`/sobjects`, a prefix of every
+   * describe) or one SOQL query (`q=SELECT ... FROM User`); a pattern can.
+   */
+  pathPattern: string
 }
 
-export const NO_FAULTS: FaultConfig = { errorRate: 0, errorStatus: 503, queryTimeoutRate: 0, dropRate: 0, delayMs: 0, pathContains: '' }
+export const NO_FAULTS: FaultConfig = { errorRate: 0, errorStatus: 503, queryTimeoutRate: 0, dropRate: 0, delayMs: 0, pathContains: '', pathPattern: '' }
 
 export type FaultDecision = 'drop' | 'error' | 'timeout' | null
 
 export class Faults {
   config: FaultConfig = { ...NO_FAULTS }
   private counters = { error: 0, drop: 0, timeout: 0 }
+  private pattern: RegExp | null = null
 
   set(partial: Partial<FaultConfig>): FaultConfig {
     const next = { ...this.config, ...partial }
@@ -33,6 +40,9 @@ export class Faults {
     }
     if (next.errorStatus !== 500 && next.errorStatus !== 503) throw new Error('errorStatus must be 500 or 503')
     next.delayMs = Math.max(0, Number(next.delayMs) || 0)
+    next.pathPattern = typeof next.pathPattern === 'string' ? next.pathPattern : ''
+    // Compiled once here, so a bad pattern is refused when set rather than on every call.
+    this.pattern = next.pathPattern ? new RegExp(next.pathPattern) : null
     this.config = next
     this.counters = { error: 0, drop: 0, timeout: 0 }
     return next
@@ -51,7 +61,8 @@ export class Faults {
 
   /** Whether a call to this path is subject to faults at all (pathContains filter). */
   applies(path: string): boolean {
-    return !this.config.pathContains || path.includes(this.config.pathContains)
+    if (this.config.pathContains && !path.includes(this.config.pathContains)) return false
+    return !this.pattern || this.pattern.test(safeDecode(path))
   }
 
   decide(path: string, isQuery: boolean): FaultDecision {
@@ -61,5 +72,13 @@ export class Faults {
     if (this.hit('error', c.errorRate)) return 'error'
     if (isQuery && this.hit('timeout', c.queryTimeoutRate)) return 'timeout'
     return null
+  }
+}
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path.replace(/\+/g, ' '))
+  } catch {
+    return path
   }
 }

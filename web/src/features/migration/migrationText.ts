@@ -27,6 +27,7 @@ export const OBJECT_STATUS: Record<ObjectProgress['status'], Labelled> = {
   completed: { label: 'Done', color: 'teal' },
   failed: { label: 'Failed', color: 'red' },
   skipped: { label: 'Skipped', color: 'gray' },
+  not_run: { label: 'Not run', color: 'gray' },
 }
 
 export const COMPATIBILITY: Record<ObjectAnalysis['compatibility'], Labelled & { chart: string }> = {
