@@ -3,7 +3,7 @@
  * batch sizes and timings. Operator-tunable values live in config.ts; these are not meant to change
  * per deployment.
  */
-import type { KindName } from '../records/record-kind.ts'
+import type { KindName } from '../records/index.ts'
 import type { MigrationConfig, SupportedObject } from './migration.types.ts'
 
 export interface ImportStepDef {

@@ -33,7 +33,9 @@ export {
 } from './record-writes.ts'
 
 // Schemas of record bodies and queries, for transports that validate before calling.
+export { MAX_CUSTOM_FIELDS_BYTES } from './record.service.ts'
 export {
+  MAX_CUSTOM_FIELDS,
   convertLeadBodySchema,
   createBodySchema,
   cursorSchema,
@@ -44,6 +46,16 @@ export {
   UUID_PATTERN,
   uuidSchema,
 } from './record.schemas.ts'
+
+// Bulk writes: the batch endpoint's and the importer's (one write path for the record tables).
+export { BATCH_OPERATIONS, batchItemSchema, MAX_BATCH_RECORDS, type BatchOperation } from './bulk/batch-items.ts'
+export { writeBatch, type BatchOptions, type BatchResult } from './bulk/batch-write.ts'
+export { columnsOf, type BulkColumn, type BulkResult, type BulkWritten } from './bulk/bulk-sql.ts'
+export { updateMatched, upsertImported, type ImportedRow, type ImportWriteOptions } from './bulk/import-write.ts'
+export { addSourceAliases, hasSourceAliases, knownSourceIds, type KnownSourceId } from './bulk/source-ids.ts'
+export { MATCH_KEYS, recordsByMatchKey, type MatchKey } from './bulk/match-keys.ts'
+export { countUnsetReferences, countWithSourceIds, setReferencesBySourceId } from './bulk/source-references.ts'
+export { numberImportedCases } from './cases/case-numbers.ts'
 
 // Changes, for listeners inside the writing transaction (the webhook outbox).
 export type { RecordChange } from './record.service.ts'

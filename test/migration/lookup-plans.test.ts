@@ -10,10 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../src/db/database.ts'
-import { assignCaseNumbers } from '../../src/migration/import/case-numbers.ts'
 import { findDuplicates } from '../../src/migration/import/dedup.ts'
-import { knownSourceIds } from '../../src/migration/import/references.ts'
-import { kindsByName } from '../../src/records/kinds/index.ts'
+import { kindsByName, knownSourceIds, numberImportedCases } from '../../src/records/index.ts'
 import { listRecordsPage } from '../../src/records/record.repository.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
 import { createTestDatabase, neverAnalyzed, targets, type TestDatabase } from '../helpers/databases.ts'
@@ -87,7 +85,7 @@ for (const target of await targets()) {
       const before = Array.from({ length: 250 }, (_, i) => ({ src_id: `5005g${String(1 + i * 97).padStart(13, '0')}`, sourceNumber: '1' }))
       const fresh = Array.from({ length: 250 }, (_, i) => ({ src_id: `500NEW${String(i).padStart(12, '0')}`, sourceNumber: String(1 + i * 89) }))
       let numbers = new Map<string, number>()
-      const read = await entriesRead(async (trx) => (numbers = await assignCaseNumbers(trx, orgId, [...before, ...fresh])), 'cases')
+      const read = await entriesRead(async (trx) => (numbers = await numberImportedCases(trx, orgId, [...before, ...fresh])), 'cases')
       expect(numbers.get(before[1].src_id)).toBe(98)
       expect(fresh.every((c) => numbers.get(c.src_id)! > ROWS)).toBe(true)
       expect(read).toBeLessThan(2000)

@@ -6,7 +6,7 @@
 import type { AnalysisReport, ObjectAnalysis, RiskItem, SourceMetadata, TimelineEstimate } from '../migration.types.ts'
 import { listNames } from '../mapping/auto-map.ts'
 import { namespaceOf } from '../mapping/field-types.ts'
-import { MAX_CUSTOM_FIELDS } from '../../records/record.schemas.ts'
+import { MAX_CUSTOM_FIELDS } from '../../records/index.ts'
 import { cannotBeInvited, usersUnreadable } from './owners.ts'
 
 export type QuotaState = 'ok' | 'tight' | 'insufficient' | 'unknown'

@@ -1,38 +1,25 @@
 /**
  * Deduplication rules of Configure: a source record that is new here (not imported before, not
- * linked) and whose normalised key (a contact's or lead's email, an account's domain or name)
- * matches a record of the organization, or an earlier new record of the same page, is linked to it,
- * updates it, or is created anyway, as the rule says. The SQL key expressions are those of the
- * expression indexes in migration 0005, so the lookups are index scans.
+ * linked) and whose match key (a contact's or lead's email, an account's domain or name; records'
+ * bulk/match-keys.ts) matches a record of the organization, or an earlier new record of the same
+ * page, is linked to it, updates it, or is created anyway, as the rule says.
  */
-import { sql, type Kysely } from 'kysely'
-import type { DB } from '../../db/database.ts'
-import type { KindName, RecordKind } from '../../records/record-kind.ts'
+import { MATCH_KEYS, recordsByMatchKey, type Executor, type KindName, type MatchKey, type RecordKind } from '../../records/index.ts'
 import type { DedupAction, MigrationConfig } from '../migration.types.ts'
-import { eachKey } from '../../db/each-key.ts'
 
-type Executor = Kysely<DB>
-
-export interface DedupRule {
-  field: string
-  /** The key of a value, as the SQL expression computes it. */
-  normalize(value: string): string
-  sqlKey: string
+export interface DedupRule extends MatchKey {
   action: DedupAction
   /** How the match is described in the record's issue ("email", "domain"). */
   describe: string
 }
 
-const squash = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase()
-const lowerTrim = (s: string) => s.trim().toLowerCase()
-
 /** The rule configured for a kind, or null when it has none. */
 export function dedupRuleFor(kind: KindName, config: MigrationConfig): DedupRule | null {
   const d = config.dedup
-  if (kind === 'contact' && d.contacts.match_by === 'email') return { field: 'email', normalize: lowerTrim, sqlKey: 'lower(btrim(email))', action: d.contacts.on_match, describe: 'email' }
-  if (kind === 'lead' && d.leads.match_by === 'email') return { field: 'email', normalize: lowerTrim, sqlKey: 'lower(btrim(email))', action: d.leads.on_match, describe: 'email' }
-  if (kind === 'account' && d.accounts.match_by === 'domain') return { field: 'domain', normalize: lowerTrim, sqlKey: 'lower(btrim(domain))', action: d.accounts.on_match, describe: 'domain' }
-  if (kind === 'account' && d.accounts.match_by === 'name') return { field: 'name', normalize: squash, sqlKey: `lower(regexp_replace(btrim(name), '\\s+', ' ', 'g'))`, action: d.accounts.on_match, describe: 'name' }
+  if (kind === 'contact' && d.contacts.match_by === 'email') return { ...MATCH_KEYS.email, action: d.contacts.on_match, describe: 'email' }
+  if (kind === 'lead' && d.leads.match_by === 'email') return { ...MATCH_KEYS.email, action: d.leads.on_match, describe: 'email' }
+  if (kind === 'account' && d.accounts.match_by === 'domain') return { ...MATCH_KEYS.domain, action: d.accounts.on_match, describe: 'domain' }
+  if (kind === 'account' && d.accounts.match_by === 'name') return { ...MATCH_KEYS.name, action: d.accounts.on_match, describe: 'name' }
   return null
 }
 
@@ -59,17 +46,8 @@ export async function findDuplicates(
   ahead: ReadonlyMap<string, string> = new Map(),
 ): Promise<DedupDecision[]> {
   const keys = candidates.map((c) => (typeof c.value === 'string' && c.value.trim() !== '' ? rule.normalize(c.value) : null))
-  const wanted = [...new Set(keys.filter((k): k is string => k !== null))]
-  const existing = new Map<string, string>()
-  if (wanted.length) {
-    // One index probe per key (each-key.ts), the earliest matching record each.
-    const r = await sql<{ k: string; id: string }>`
-      SELECT w.k, d.id FROM ${eachKey(wanted, 'text', 'd', (k) => sql`
-        SELECT id FROM ${sql.table(kind.table)}
-        WHERE org_id = ${orgId} AND ${sql.ref(rule.field)} IS NOT NULL AND ${sql.raw(rule.sqlKey)} = ${k}
-        ORDER BY id`)}`.execute(db)
-    for (const row of r.rows) existing.set(row.k, row.id)
-  }
+  // The earliest matching record of each key (one index probe per key).
+  const existing = await recordsByMatchKey(db, orgId, kind, rule, [...new Set(keys.filter((k): k is string => k !== null))])
   const firstInPage = new Map<string, string>()
   return candidates.map((c, i) => {
     const key = keys[i]
@@ -81,14 +59,4 @@ export async function findDuplicates(
     firstInPage.set(key, c.id)
     return { match: false, key }
   })
-}
-
-/** Records the link of a source record to the record it matched, so references to it resolve there. */
-export async function insertLinks(db: Executor, orgId: string, migrationId: string, kind: KindName, links: ReadonlyArray<{ src_id: string; record_id: string }>, now: Date): Promise<void> {
-  if (links.length === 0) return
-  await sql`
-    INSERT INTO migration_links (org_id, kind, src_id, record_id, migration_id, created_at)
-    SELECT ${orgId}, ${kind}, x.src_id, x.record_id, ${migrationId}, ${now}
-    FROM json_to_recordset(CAST(${JSON.stringify(links)} AS json)) AS x(src_id text, record_id uuid)
-    ON CONFLICT (org_id, kind, src_id) DO UPDATE SET record_id = EXCLUDED.record_id, migration_id = EXCLUDED.migration_id`.execute(db)
 }

@@ -4,9 +4,9 @@
  * pages it checks that the run may go on (not cancelled, still claimed by this process), and it
  * measures its speed for the progress display.
  */
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import { kindsByName } from '../../records/kinds/index.ts'
+import { columnsOf, hasSourceAliases, kindsByName } from '../../records/index.ts'
 import type { AuthContext } from '../../shared/auth-context.ts'
 import { compileMapping } from '../mapping/transform-record.ts'
 import { effectiveMappings } from '../mapping/effective-mapping.ts'
@@ -15,7 +15,6 @@ import type { MigrationConfig, ObjectAnalysis, ReadCheckpoint } from '../migrati
 import type { ObjectRow } from '../progress.repository.ts'
 import { readPages } from '../source/record-reader.ts'
 import type { SourceConnection } from '../source/source-connection.ts'
-import { columnsOf, type WriteColumn } from './batch-writer.ts'
 import { dedupRuleFor } from './dedup.ts'
 import { PageInFlight } from './page-in-flight.ts'
 import { importPage, type PageContext, type ReferenceTarget } from './page-import.ts'
@@ -77,8 +76,9 @@ export function pageContextOf(input: Omit<StepInput, 'row' | 'connection' | 'che
     if (f.action === 'reference') for (const t of Object.values(f.targets ?? {})) columnNames.add(t)
   }
   if (kind.name === 'case_comment') columnNames.add('author_name')
-  const columns: WriteColumn[] = columnsOf(kind, [...columnNames])
-  if (kind.name === 'case') columns.push({ name: 'case_number', sqlType: 'integer', insertOnly: true })
+  // A case's number is given by records' numbering and written on insert only (columnsOf says so).
+  if (kind.name === 'case') columnNames.add('case_number')
+  const columns = columnsOf(kind, [...columnNames])
   const required = new Set(mapping.requiredRefs.map((r) => r.target))
   const ctx: PageContext = {
     db: input.db,
@@ -108,8 +108,8 @@ export function pageContextOf(input: Omit<StepInput, 'row' | 'connection' | 'che
 /** Reads and imports the object from its checkpoint to the end. */
 export async function runObjectStep(input: StepInput): Promise<void> {
   const target = kindsByName[input.analysis.target!]
-  const links = await sql<{ any: boolean }>`SELECT EXISTS (SELECT 1 FROM migration_links WHERE org_id = ${input.orgId} AND kind = ${target.name}) AS any`.execute(input.db)
-  const { ctx, fieldTypes, sourceFields, fields } = pageContextOf(input, input.config.emit_webhooks, links.rows[0].any)
+  const hasLinks = await hasSourceAliases(input.db, input.orgId, target.name)
+  const { ctx, fieldTypes, sourceFields, fields } = pageContextOf(input, input.config.emit_webhooks, hasLinks)
   let checkpoint: ReadCheckpoint = input.row.checkpoint ?? { after_id: null }
   const rate = new RateMeter()
   const pages = readPages(input.connection, {

@@ -7,18 +7,24 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import type { RecordKind } from '../../records/record-kind.ts'
-import { emitChange } from '../../records/record-events.ts'
+import {
+  addSourceAliases,
+  knownSourceIds,
+  numberImportedCases,
+  updateMatched,
+  upsertImported,
+  type BulkColumn,
+  type ImportedRow,
+  type KnownSourceId,
+  type RecordKind,
+} from '../../records/index.ts'
 import type { AuthContext } from '../../shared/auth-context.ts'
 import { uuidv7 } from '../../shared/ids.ts'
 import { transformRecord, type CompiledMapping } from '../mapping/transform-record.ts'
 import type { MissingParentPolicy, ReadCheckpoint, TransformedRecord } from '../migration.types.ts'
 import { addProgress, insertIssues, type NewIssue, type ProgressDelta } from '../progress.repository.ts'
-import { updateExisting, upsertRows, type WriteColumn, type WriteRow, type WrittenRow } from './batch-writer.ts'
-import { assignCaseNumbers } from './case-numbers.ts'
-import { findDuplicates, insertLinks, type DedupRule } from './dedup.ts'
+import { findDuplicates, type DedupRule } from './dedup.ts'
 import { importedRecordId } from './record-ids.ts'
-import { knownSourceIds, type KnownSourceId } from './references.ts'
 import { PageInFlight } from './page-in-flight.ts'
 import { insertPendingRefs, type PendingRef } from './relink.ts'
 
@@ -45,7 +51,7 @@ export interface PageContext {
   object: string
   kind: RecordKind
   mapping: CompiledMapping
-  columns: readonly WriteColumn[]
+  columns: readonly BulkColumn[]
   /** Referenced source object -> its target. Objects not listed are out of scope (no link). */
   referenceTargets: ReadonlyMap<string, ReferenceTarget>
   /** Reference fields the record cannot exist without (a comment's case). */
@@ -76,7 +82,7 @@ export class PageLockTimeout extends Error {
 interface Prepared {
   raw: Record<string, unknown>
   record: TransformedRecord
-  row: WriteRow
+  row: ImportedRow
   deferred: PendingRef[]
 }
 
@@ -204,8 +210,8 @@ async function writePage(
       const cases = rows.map((p) => ({ src_id: p.record.src_id, sourceNumber: p.raw.CaseNumber }))
       // Numbered in a transaction of its own, so the sequence row is not held until this page commits.
       const numbers = ctx.single
-        ? await assignCaseNumbers(trx, ctx.orgId, cases, ahead.numbers)
-        : await ctx.db.transaction().execute((own) => assignCaseNumbers(own, ctx.orgId, cases, ahead.numbers))
+        ? await numberImportedCases(trx, ctx.orgId, cases, ahead.numbers)
+        : await ctx.db.transaction().execute((own) => numberImportedCases(own, ctx.orgId, cases, ahead.numbers))
       for (const p of rows) p.row.fields.case_number = numbers.get(p.record.src_id) ?? null
       for (const n of numbers.values()) page.numbers.add(n)
     }
@@ -214,17 +220,17 @@ async function writePage(
     // 3. Write, then what depends on the written ids.
     // Ids come back only when something needs them: links set after the page, or webhook events.
     const needIds = rows.some((p) => p.deferred.length > 0)
-    const written = await upsertRows(trx, ctx.orgId, ctx.kind, ctx.columns, rows.map((p) => p.row), now, { returnRows: needIds, returnJson: ctx.emitWebhooks })
-    await updateExisting(trx, ctx.orgId, ctx.kind, ctx.columns, updates.map((p) => p.row), now)
-    await insertLinks(trx, ctx.orgId, ctx.migrationId, ctx.kind.name, links, now)
-    const idBySrc = new Map(written.rows.map((w) => [w.src_id, w.id]))
+    // Through records' import write path, which emits the records' events when Configure asked.
+    const written = await upsertImported(trx, ctx.actor, ctx.kind, ctx.columns, rows.map((p) => p.row), now, { returnIds: needIds, emitEvents: ctx.emitWebhooks })
+    await updateMatched(trx, ctx.actor, ctx.kind, ctx.columns, updates.map((p) => p.row), now, { emitEvents: ctx.emitWebhooks })
+    await addSourceAliases(trx, ctx.orgId, ctx.migrationId, ctx.kind.name, links, now)
+    const idBySrc = new Map(written.rows.map((w) => [w.src_id!, w.id]))
     for (const p of updates) idBySrc.set(p.record.src_id, p.row.id)
     const pending: PendingRef[] = []
     for (const p of [...rows, ...updates]) for (const ref of p.deferred) pending.push({ ...ref, record_id: idBySrc.get(p.record.src_id)! })
     await insertPendingRefs(trx, ctx.orgId, ctx.migrationId, pending)
     delta.created += written.created
     delta.updated += written.updated + updates.length
-    if (ctx.emitWebhooks) await emitEvents(trx, ctx, written.rows)
 
     delta.warnings += await insertIssues(trx, ctx.orgId, ctx.migrationId, issues.filter((i) => i.kind === 'warning'), now)
     await insertIssues(trx, ctx.orgId, ctx.migrationId, issues.filter((i) => i.kind !== 'warning'), now)
@@ -305,14 +311,5 @@ function mapOwners(ctx: PageContext, rows: Prepared[]): void {
     const user = ctx.owners.get(owner.src_id)
     p.row.fields[owner.field] = ctx.ownersPolicy === 'match_by_email' ? (user?.userId ?? null) : null
     if (ctx.kind.name === 'case_comment' && p.row.fields.author_name == null && user) p.row.fields.author_name = user.name
-  }
-}
-
-/** Record events for the imported records, when Configure asked for them (off by default). */
-async function emitEvents(trx: Db, ctx: PageContext, written: WrittenRow[]): Promise<void> {
-  for (const w of written) {
-    if (!w.json) continue
-    const after = JSON.parse(w.json) as Record<string, unknown>
-    await emitChange(trx, ctx.actor, w.inserted ? 'created' : 'updated', { kind: ctx.kind, id: w.id, after, before: w.inserted ? null : after })
   }
 }

@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import type { RecordKind } from '../../records/record-kind.ts'
+import { countUnsetReferences, type RecordKind } from '../../records/index.ts'
 import { uuidv7 } from '../../shared/ids.ts'
 import type { FieldMapping, ObjectAnalysis } from '../migration.types.ts'
 import { addWarnings, insertIssues, type NewIssue } from '../progress.repository.ts'
@@ -29,7 +29,7 @@ export async function summarizeUnimportedLinks(
       if (!input.imported(object) && prefix) links.push({ source: f.source, object, field, prefix })
     }
   }
-  const counts = await countUnimported(db, input.kind, input.orgId, own, links)
+  const counts = await countUnsetReferences(db, input.orgId, input.kind, own, links)
   const issues: NewIssue[] = []
   links.forEach(({ source, object, field }, i) => {
     const n = counts[i]
@@ -53,12 +53,3 @@ export async function summarizeUnimportedLinks(
 }
 
 type UnimportedLink = { source: string; object: string; field: string; prefix: string }
-
-/** For each link, how many of the object's records (source key prefix `own`) kept it unset, in one scan. */
-async function countUnimported(db: Kysely<DB>, kind: RecordKind, orgId: string, own: string, links: readonly UnimportedLink[]): Promise<number[]> {
-  if (links.length === 0) return []
-  const r = await sql<{ n: number[] }>`
-    SELECT ARRAY[${sql.join(links.map((l) => sql`count(*) FILTER (WHERE ${sql.ref(l.field)} IS NULL AND left(custom_fields ->> ${l.source}, 3) = ${l.prefix})::int`))}] AS n
-    FROM ${sql.raw(kind.table)} WHERE org_id = ${orgId} AND left(src_id, 3) = ${own}`.execute(db)
-  return r.rows[0].n
-}

@@ -3,10 +3,9 @@
  * imported, skipped and failed, and how many records of the target kind now carry a source id of
  * that object (counted in the database, not taken from the run's own counters).
  */
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import { kindsByName } from '../../records/kinds/index.ts'
-import type { KindName } from '../../records/record-kind.ts'
+import { countWithSourceIds, kindsByName, type KindName } from '../../records/index.ts'
 import type { MigrationRow } from '../migration.repository.ts'
 import type { ValidationRow } from '../migration.types.ts'
 import type { ObjectRow } from '../progress.repository.ts'
@@ -18,9 +17,7 @@ export async function validationSummary(db: Kysely<DB>, m: MigrationRow, objects
     const kind = kindsByName[o.target as KindName]
     const prefix = prefixes.get(o.object)
     // Source ids start with their object's key prefix, which tells Task from Event among activities.
-    const r = await sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM ${sql.raw(kind.table)}
-      WHERE org_id = ${m.org_id} AND src_id IS NOT NULL ${prefix ? sql`AND left(src_id, 3) = ${prefix}` : sql``}`.execute(db)
+    const found = await countWithSourceIds(db, m.org_id, kind, prefix)
     out.push({
       object: o.object,
       target: kind.name,
@@ -28,7 +25,7 @@ export async function validationSummary(db: Kysely<DB>, m: MigrationRow, objects
       imported: o.created + o.updated + o.linked,
       skipped: o.skipped,
       failed: o.failed,
-      found_in_target: r.rows[0].n,
+      found_in_target: found,
     })
   }
   return out

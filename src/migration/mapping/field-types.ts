@@ -3,8 +3,7 @@
  * lost on the way. The catalogue, the automatic mapping and the validation of user overrides all
  * ask this one table, so a mapping the analysis proposes is always one a user could choose too.
  */
-import type { FieldDef, KindName } from '../../records/record-kind.ts'
-import { kindsByName } from '../../records/kinds/index.ts'
+import { kindsByName, type FieldDef, type KindName } from '../../records/index.ts'
 import type { SourceField, Transform } from '../migration.types.ts'
 
 /** Target fields the importer numbers or fills itself: never a mapping target. */

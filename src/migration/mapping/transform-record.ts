@@ -9,10 +9,7 @@
  * warning; the record imports. Whatever is left out or written differently from the source is kept
  * in custom_fields under the source field's API name, so nothing the source held is lost.
  */
-import type { FieldDef, KindName } from '../../records/record-kind.ts'
-import { kindsByName } from '../../records/kinds/index.ts'
-import { MAX_CUSTOM_FIELDS } from '../../records/record.schemas.ts'
-import { MAX_CUSTOM_FIELDS_BYTES } from '../../records/record.service.ts'
+import { MAX_CUSTOM_FIELDS, MAX_CUSTOM_FIELDS_BYTES, kindsByName, type FieldDef, type KindName } from '../../records/index.ts'
 import type { FieldMapping, TransformedRecord } from '../migration.types.ts'
 import { catalogueFor } from './catalogue.ts'
 import {

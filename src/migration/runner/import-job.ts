@@ -6,8 +6,7 @@
  * or the source may refuse to go on (-> failed with the reason). Records imported are always kept.
  */
 import { sql } from 'kysely'
-import { kindsByName } from '../../records/kinds/index.ts'
-import type { KindName } from '../../records/record-kind.ts'
+import { kindsByName, type KindName } from '../../records/index.ts'
 import { ALL_SCOPES, type AuthContext } from '../../shared/auth-context.ts'
 import { runObjectStep } from '../import/object-step.ts'
 import { relinkTo, unresolvedRefsAsIssues } from '../import/relink.ts'

@@ -9,6 +9,7 @@
  * column a row does not carry keeps its default on insert and its value on update.
  */
 import { sql, type RawBuilder } from 'kysely'
+import { eachKey } from '../../db/each-key.ts'
 import { jsonArray } from '../../db/json-array.ts'
 import type { FieldDef, RecordKind } from '../record-kind.ts'
 import type { Executor } from '../record.repository.ts'
@@ -115,8 +116,8 @@ export async function insertRows(
   // The records an upsert will update, as they were: the `previous` of their events.
   const old =
     json && options.onSrcId === 'update'
-      ? sql`WITH old AS (SELECT o.id, ${sql.raw(recordJsonText(kind, 'o'))} AS j FROM ${sql.raw(kind.table)} AS o
-          WHERE o.org_id = ${orgId} AND o.src_id IN (SELECT e FROM json_array_elements_text(CAST(${jsonArray(rows.map((r) => r.src_id))} AS json)) AS e)) `
+      ? sql`WITH old AS (SELECT o.id, o.j FROM ${eachKey(rows.map((r) => r.src_id), 'text', 'o', (k) => sql`
+          SELECT id, ${sql.raw(recordJsonText(kind, 'x'))} AS j FROM ${sql.raw(kind.table)} AS x WHERE x.org_id = ${orgId} AND x.src_id = ${k}`)}) `
       : sql``
   const res = await sql<BulkWritten>`${old}${insert}
     RETURNING r.id, r.src_id, (r.xmax = 0) AS inserted${json ? sql`, ${sql.raw(recordJsonText(kind, 'r'))} AS json` : sql``}${

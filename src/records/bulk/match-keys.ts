@@ -1,0 +1,38 @@
+/**
+ * Match keys: normalised values that say two records are the same party (a contact's or lead's
+ * email, an account's domain or name), as deduplication compares them. Each SQL expression is the
+ * expression of an index of migration 0005, so a lookup is an index scan, one probe per key
+ * (db/each-key.ts); `normalize` computes the same key in JavaScript.
+ */
+import { sql } from 'kysely'
+import { eachKey } from '../../db/each-key.ts'
+import type { RecordKind } from '../record-kind.ts'
+import type { Executor } from '../record.repository.ts'
+
+export interface MatchKey {
+  field: string
+  sqlKey: string
+  normalize(value: string): string
+}
+
+const squash = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase()
+const lowerTrim = (s: string) => s.trim().toLowerCase()
+
+export const MATCH_KEYS = {
+  email: { field: 'email', sqlKey: 'lower(btrim(email))', normalize: lowerTrim },
+  domain: { field: 'domain', sqlKey: 'lower(btrim(domain))', normalize: lowerTrim },
+  name: { field: 'name', sqlKey: `lower(regexp_replace(btrim(name), '\\s+', ' ', 'g'))`, normalize: squash },
+} as const satisfies Record<string, MatchKey>
+
+/** key -> id of the earliest record of the kind whose match key equals it. */
+export async function recordsByMatchKey(db: Executor, orgId: string, kind: RecordKind, key: MatchKey, keys: readonly string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>()
+  if (keys.length === 0) return found
+  const r = await sql<{ k: string; id: string }>`
+    SELECT w.k, d.id FROM ${eachKey(keys, 'text', 'd', (k) => sql`
+      SELECT id FROM ${sql.table(kind.table)}
+      WHERE org_id = ${orgId} AND ${sql.ref(key.field)} IS NOT NULL AND ${sql.raw(key.sqlKey)} = ${k}
+      ORDER BY id`)}`.execute(db)
+  for (const row of r.rows) found.set(row.k, row.id)
+  return found
+}
