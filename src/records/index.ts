@@ -31,6 +31,8 @@ export {
   type ConvertedLead,
   type WrittenRecord,
 } from './record-writes.ts'
+export { writeBatch, type BatchOptions, type BatchResult } from './bulk/batch-write.ts'
+export { BATCH_OPERATIONS, batchItemSchema, MAX_BATCH_RECORDS, type BatchOperation } from './bulk/batch-items.ts'
 
 // Schemas of record bodies and queries, for transports that validate before calling.
 export {
@@ -40,6 +42,7 @@ export {
   filterableFields,
   limitSchema,
   listQuerySchema,
+  MAX_SRC_ID,
   patchBodySchema,
   UUID_PATTERN,
   uuidSchema,
