@@ -8,15 +8,17 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { readTools } from './read-tools.ts'
 import { writeTools } from './write-tools.ts'
 import { caseLeadTools } from './case-lead-tools.ts'
+import { batchTools } from './batch-tools.ts'
 import { registerRecordResources } from './resources.ts'
 import { asZod, callerOf, runTool, withErrorShape, type JsonSchema, type McpTool } from './tool-kit.ts'
 
-export const mcpTools: readonly McpTool[] = [...readTools, ...writeTools, ...caseLeadTools]
+export const mcpTools: readonly McpTool[] = [...readTools, ...writeTools, ...caseLeadTools, ...batchTools]
 export const toolsByName: ReadonlyMap<string, McpTool> = new Map(mcpTools.map((t) => [t.name, t]))
 
 const INSTRUCTIONS =
   'Cairn is a CRM. Use search_records to find records by name, list_records to page through a kind with filters, get_record for one record, ' +
-  'and the write tools to create or change records. Ids are UUIDs; list pages continue with next_cursor. Amounts need the erp:read scope.'
+  'and the write tools to create or change records; batch_write_records writes up to 1,000 records of a kind at once (all or nothing), ' +
+  'and upsert_record creates or updates a record by its src_id (its id in the system it comes from). Ids are UUIDs; list pages continue with next_cursor. Amounts need the erp:read scope.'
 
 // The SDK's Zod wrappers are built once: only the tool list is per request.
 const registered = mcpTools.map((tool) => ({

@@ -3,7 +3,7 @@
  * across kinds, and the pipeline summary. Reads go through record.service with REST's scopes and
  * redaction (amounts need erp:read).
  */
-import { NotFound, ValidationFailed } from '../shared/errors.ts'
+import { NotFound } from '../shared/errors.ts'
 import {
   cursorSchema,
   filterableFields,
@@ -20,7 +20,7 @@ import {
   recordKinds,
   type RecordKind,
 } from '../records/index.ts'
-import { idSchema, kindOf, kindSchema, readRecordJson, readScopesOf, recordOutputSchema, titleOf, TOP_LEVEL_KINDS } from './record-view.ts'
+import { commentCaseId, idSchema, kindOf, kindSchema, readRecordJson, readScopesOf, recordOutputSchema, titleOf, TOP_LEVEL_KINDS } from './record-view.ts'
 import { check, HINTS, type Args, type JsonSchema, type McpTool, type ToolContext } from './tool-kit.ts'
 
 const SEARCH_LIMIT_MAX = 20
@@ -80,12 +80,10 @@ const listRecordsTool: McpTool = {
     const filters = (args.filters ?? {}) as Args
     check(filterSchemas.get(kind)!, filters, 'filters.')
     const opts = listOptionsFrom(kind, { ...filters, limit: args.limit, cursor: args.cursor, q: args.q, updated_since: args.updated_since })
-    if (kind.name === 'case_comment') {
-      if (typeof args.case_id !== 'string') throw new ValidationFailed('Invalid arguments: case_id is required for kind case_comment.', [{ field: 'case_id', message: 'is required for kind case_comment' }])
-      if (!(await getRecord(ctx.db, ctx.auth, kindsByName.case, args.case_id))) throw new NotFound('Case')
-      opts.parent = { column: 'case_id', value: args.case_id }
-    } else if (args.case_id !== undefined) {
-      throw new ValidationFailed('Invalid arguments: case_id is only for kind case_comment.', [{ field: 'case_id', message: 'is only for kind case_comment' }])
+    const caseId = commentCaseId(kind, args)
+    if (caseId) {
+      if (!(await getRecord(ctx.db, ctx.auth, kindsByName.case, caseId))) throw new NotFound('Case')
+      opts.parent = { column: 'case_id', value: caseId }
     }
     const page = await listRecords(ctx.db, ctx.auth, kind, opts)
     return { json: page.json }

@@ -4,7 +4,7 @@
  * guide that tells a model what each kind accepts.
  */
 import type { Scope } from '../shared/auth-context.ts'
-import { NotFound } from '../shared/errors.ts'
+import { NotFound, ValidationFailed } from '../shared/errors.ts'
 import { getRecord, kindsByName, readScopes, recordKinds, uuidSchema, type FieldDef, type KindName, type RecordKind } from '../records/index.ts'
 import type { Args, JsonSchema, ToolContext } from './tool-kit.ts'
 
@@ -23,6 +23,19 @@ export function idSchema(what: string): JsonSchema {
 export function kindOf(args: Args, key = 'kind'): RecordKind | null {
   const name = args[key]
   return typeof name === 'string' && Object.hasOwn(kindsByName, name) ? kindsByName[name as KindName] : null
+}
+
+/**
+ * The `case_id` argument: required with kind case_comment (comments are reached through their
+ * case), refused with any other kind so a misplaced argument is not silently ignored.
+ */
+export function commentCaseId(kind: RecordKind, args: Args): string | undefined {
+  if (kind.name === 'case_comment') {
+    if (typeof args.case_id !== 'string') throw new ValidationFailed('Invalid arguments: case_id is required for kind case_comment.', [{ field: 'case_id', message: 'is required for kind case_comment' }])
+    return args.case_id
+  }
+  if (args.case_id !== undefined) throw new ValidationFailed('Invalid arguments: case_id is only for kind case_comment.', [{ field: 'case_id', message: 'is only for kind case_comment' }])
+  return undefined
 }
 
 /** Reading `kind` needs REST's scopes for it (products: crm:read and erp:read). */

@@ -64,13 +64,16 @@ export type ToolOutput = { value: Record<string, unknown> } | { json: string }
 /**
  * Tool annotations (hints for hosts, e.g. whether to ask before running): reads; writes that only
  * add (create, comment, escalate, convert); writes that set a value (same call twice, same state);
- * writes that overwrite or remove what was there.
+ * writes that overwrite or remove what was there; batches, which may remove and whose repeat may
+ * add again (creates). Unstated hints default to the worst case (MCP 2025-11-25, ToolAnnotations),
+ * so each is stated.
  */
 export const HINTS = {
   read: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   add: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   set: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   overwrite: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  batch: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
 } satisfies Record<string, ToolAnnotations>
 
 export const writeScopes = (): Scope[] => ['crm:write']
@@ -122,7 +125,8 @@ export const problemJsonSchema: JsonSchema = {
     code: { type: 'string', description: 'Stable error code, e.g. validation_failed, not_found, conflict.' },
     title: { type: 'string' },
     detail: { type: 'string' },
-    errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } }, required: ['field', 'message'] } },
+    // `index`: a batch's failing item, by its position in `records`.
+    errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' }, index: { type: 'integer' } }, required: ['field', 'message'] } },
   },
   required: ['status', 'code', 'title', 'detail'],
 }

@@ -42,6 +42,7 @@ export {
   filterableFields,
   limitSchema,
   listQuerySchema,
+  MAX_SRC_ID,
   patchBodySchema,
   UUID_PATTERN,
   uuidSchema,

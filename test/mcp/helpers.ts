@@ -3,7 +3,7 @@
  * tokens obtained through consent, the SDK's Client connected with a token, raw JSON-RPC POSTs for
  * the HTTP-level rules, and an OAuthClientProvider that signs in and consents like a person would.
  */
-import { afterAll, beforeAll, beforeEach } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import { sql } from 'kysely'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -14,6 +14,7 @@ import { createTestDatabase, type TargetName, type TestDatabase } from '../helpe
 import { consent, signIn, startLiveService, type LiveService } from '../helpers/live-service.ts'
 import { createOrgWithAdmin, type Member } from '../helpers/build-app.ts'
 import { confidentialClient, obtainTokens, type TestClient } from '../oauth/helpers.ts'
+import { recordChangeHooks, type RecordChangeHook } from '../../src/records/index.ts'
 
 export interface McpWorld {
   svc: LiveService
@@ -48,6 +49,29 @@ export function mcpWorldPerFile(target: TargetName): McpWorld {
     world.clientB = await confidentialClient(world.svc.app, world.b.orgId)
   })
   return world
+}
+
+export interface SeenChange {
+  action: string
+  kind: string
+  id: string
+  org: string
+}
+
+/** The record changes written during each test, as the change hooks (the webhook outbox's) see them. */
+export function recordChangesPerTest(): SeenChange[] {
+  const seen: SeenChange[] = []
+  const hook: RecordChangeHook = async (_trx, auth, action, changes) => {
+    for (const change of changes) seen.push({ action, kind: change.kind.name, id: change.id, org: auth.orgId })
+  }
+  beforeEach(() => {
+    seen.length = 0
+    recordChangeHooks.push(hook)
+  })
+  afterEach(() => {
+    recordChangeHooks.splice(recordChangeHooks.indexOf(hook), 1)
+  })
+  return seen
 }
 
 /** An access token through consent and the token endpoint, for /mcp unless another resource is named. */

@@ -14,6 +14,7 @@ import { call, ConsentingProvider, mcpWorldPerFile, type McpWorld } from './help
 
 const ALL_TOOLS = [
   'add_case_comment',
+  'batch_write_records',
   'change_opportunity_stage',
   'convert_lead',
   'create_record',
@@ -24,6 +25,7 @@ const ALL_TOOLS = [
   'pipeline_summary',
   'search_records',
   'update_record',
+  'upsert_record',
 ]
 
 /** Connects as a host does: the first attempt meets 401, the provider consents, the code is exchanged. */
@@ -89,6 +91,11 @@ async function exerciseEveryTool(world: McpWorld, client: Client): Promise<void>
   expect(converted.lead.status).toBe('converted')
   expect(converted.account.name).toBe('Springfield Nuclear')
   expect(converted.opportunity.account_id).toBe(converted.account.id)
+
+  const imported = await run('batch_write_records', { kind: 'contact', operation: 'upsert', records: [{ src_id: 'HS-1', last_name: 'Burns', account_id: account.id }, { src_id: 'HS-2', last_name: 'Smithers' }] })
+  expect(imported.items.map((i: any) => [i.outcome, i.record.last_name])).toEqual([['created', 'Burns'], ['created', 'Smithers']])
+  const upserted = await run('upsert_record', { kind: 'contact', src_id: 'HS-2', fields: { last_name: 'Smithers', title: 'Assistant' } })
+  expect(upserted).toMatchObject({ created: false, record: { id: imported.items[1].id, title: 'Assistant' } })
 
   const deleted = await run('delete_record', { kind: 'case', id: kase.id })
   expect(deleted).toEqual({ deleted: true, kind: 'case', id: kase.id })

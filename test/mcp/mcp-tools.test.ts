@@ -7,30 +7,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { targets } from '../helpers/databases.ts'
-import { recordChangeHooks, type RecordChangeHook } from '../../src/records/index.ts'
-import { call, callError, connectWithToken, mcpWorldPerFile, tokenFor } from './helpers.ts'
-
-interface Seen {
-  action: string
-  kind: string
-  id: string
-  org: string
-}
+import { call, callError, connectWithToken, mcpWorldPerFile, recordChangesPerTest, tokenFor } from './helpers.ts'
 
 describe.each(await targets())('MCP tools on %s', (target) => {
   const world = mcpWorldPerFile(target)
   let client: Client
-  const events: Seen[] = []
-  const hook: RecordChangeHook = async (_trx, auth, action, changes) => {
-    for (const change of changes) events.push({ action, kind: change.kind.name, id: change.id, org: auth.orgId })
-  }
+  const events = recordChangesPerTest()
   beforeEach(async () => {
     client = await connectWithToken(world.mcpUrl, await tokenFor(world, 'a', 'crm:read crm:write erp:read'))
-    events.length = 0
-    recordChangeHooks.push(hook)
   })
   afterEach(async () => {
-    recordChangeHooks.splice(recordChangeHooks.indexOf(hook), 1)
     await client?.close()
   })
   const rest = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) => world.a.request({ method, url: `/api/v1${url}`, ...(payload === undefined ? {} : { payload: payload as object }) })

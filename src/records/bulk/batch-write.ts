@@ -25,6 +25,8 @@ import { columnsOf, deleteRows, insertRows, updateRows, type BulkRow, type Updat
 import { sql } from 'kysely'
 
 type Db = Kysely<DB>
+
+const withArticle = (noun: string) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`
 type Shown = Record<string, unknown> & { id: string }
 
 export interface BatchResult {
@@ -86,7 +88,7 @@ async function planWrites(trx: Db, auth: AuthContext, kind: RecordKind, operatio
   if (operation === 'update' || operation === 'delete') {
     const found = await findExisting(trx, orgId, kind, 'id', items.map((i) => i.id!), options.caseId)
     for (const item of items) {
-      if (!found.has(item.id!)) errors.push({ index: item.index, field: `records[${item.index}].id`, message: `is not the id of a ${kind.label.toLowerCase()} of this organization${options.caseId ? ' on this case' : ''}` })
+      if (!found.has(item.id!)) errors.push({ index: item.index, field: `records[${item.index}].id`, message: `is not the id of ${withArticle(kind.label.toLowerCase())} of this organization${options.caseId ? ' on this case' : ''}` })
       else (operation === 'update' ? plan.updates : plan.deletes).push({ ...item, id: item.id! })
     }
   } else if (operation === 'upsert') {
