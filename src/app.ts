@@ -15,6 +15,7 @@ import { clientErrorHandler, frameworkErrors, installProblemHandler } from './ht
 import { registerCors } from './http/cors.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { authenticate } from './http/auth.ts'
+import { registerIdempotency } from './http/idempotency/idempotency.hooks.ts'
 import { recordRoutes } from './records/record.routes.ts'
 import { specialActionRoutes } from './records/special-actions.routes.ts'
 import { meRoutes } from './orgs/me.routes.ts'
@@ -85,6 +86,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         reply.header('cache-control', 'no-store')
       })
       api.addHook('onRequest', authenticate({ bearer, challenge }))
+      // Before any route: it attaches itself to each write route as it is registered.
+      registerIdempotency(api, { clock })
       await api.register(meRoutes)
       await api.register(recordRoutes)
       await api.register(specialActionRoutes)

@@ -36,6 +36,27 @@ describe('OpenAPI document and reference', () => {
     expect(doc.paths['/sign-in']).toBeUndefined()
   })
 
+  it('documents Idempotency-Key on every write under /api/v1 and Idempotent-Replayed on the answers it keeps', async () => {
+    const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json()
+    expect(doc.components.parameters.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header', required: false, schema: { maxLength: 255 } })
+    let writes = 0
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        const keyed = (operation.parameters ?? []).some((p: any) => p.$ref === '#/components/parameters/IdempotencyKey')
+        if (!path.startsWith('/api/v1/') || !['post', 'patch', 'put', 'delete'].includes(method)) {
+          expect(keyed, `${method} ${path}`).toBe(false)
+          continue
+        }
+        writes++
+        expect(keyed, `${method} ${path}`).toBe(true)
+        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['409', '422']))
+        const success = Object.keys(operation.responses).find((s) => s.startsWith('2'))!
+        expect(operation.responses[success].headers, `${method} ${path}`).toHaveProperty('Idempotent-Replayed')
+      }
+    }
+    expect(writes).toBeGreaterThan(30)
+  })
+
   it('serves a browsable reference at /docs', async () => {
     const res = await app.inject({ url: '/docs/' })
     expect(res.statusCode).toBe(200)

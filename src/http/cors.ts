@@ -19,8 +19,8 @@ const OPEN: FastifyCorsOptions = {
   origin: '*',
   credentials: false,
   methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-  allowedHeaders: ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id', 'x-request-id'],
-  exposedHeaders: ['www-authenticate', 'x-request-id', 'location', 'retry-after', 'mcp-session-id'],
+  allowedHeaders: ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id', 'x-request-id', 'idempotency-key'],
+  exposedHeaders: ['www-authenticate', 'x-request-id', 'location', 'retry-after', 'mcp-session-id', 'idempotent-replayed'],
   maxAge: 600,
   strictPreflight: false,
 }

@@ -10,13 +10,14 @@ import { loadConfig, type Config } from '../../src/config.ts'
 import type { Database } from '../../src/db/connect.ts'
 import { createOrganizationWithAdmin, addUserToOrganization } from '../../src/orgs/org.service.ts'
 import { createSession, findSession, SESSION_COOKIE } from '../../src/orgs/session.service.ts'
+import type { Clock } from '../../src/shared/clock.ts'
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:3000', LOG_LEVEL: 'silent', ...overrides })
 }
 
-export async function buildTestApp(database: Database, overrides: Record<string, string> = {}): Promise<FastifyInstance> {
-  const app = await buildApp({ config: testConfig(overrides), database, logger: false })
+export async function buildTestApp(database: Database, overrides: Record<string, string> = {}, clock?: Clock): Promise<FastifyInstance> {
+  const app = await buildApp({ config: testConfig(overrides), database, logger: false, clock })
   await app.ready()
   return app
 }
@@ -78,12 +79,12 @@ export function json<T = any>(res: LightMyRequestResponse): T {
  * One database and one app for a whole test file (PGlite is slow to create), emptied before each
  * test. Call inside a describe; read `.app` and `.tdb` inside tests and hooks.
  */
-export function appPerFile(target: TargetName, overrides: Record<string, string> = {}): { readonly app: FastifyInstance; readonly tdb: TestDatabase } {
+export function appPerFile(target: TargetName, overrides: Record<string, string> = {}, clock?: Clock): { readonly app: FastifyInstance; readonly tdb: TestDatabase } {
   let tdb: TestDatabase
   let app: FastifyInstance
   beforeAll(async () => {
     tdb = await createTestDatabase(target)
-    app = await buildTestApp(tdb.database, overrides)
+    app = await buildTestApp(tdb.database, overrides, clock)
   })
   afterAll(async () => {
     await app?.close()

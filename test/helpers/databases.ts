@@ -70,9 +70,9 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   }
 }
 
-// Record tables are named: they do not reference organizations (migration 0006), so the cascade
-// from organizations does not reach every one of them.
-const TENANT_TABLES = ['organizations', 'users', 'sign_in_failures', 'accounts', 'contacts', 'opportunities', 'leads', 'products', 'cases', 'case_comments', 'activities']
+// Record tables and idempotency keys are named: they do not reference organizations (migrations
+// 0006 and 0009), so the cascade from organizations does not reach them.
+const TENANT_TABLES = ['organizations', 'users', 'sign_in_failures', 'accounts', 'contacts', 'opportunities', 'leads', 'products', 'cases', 'case_comments', 'activities', 'idempotency_keys']
 
 export async function createTestDatabase(target: TargetName): Promise<TestDatabase> {
   let database: Database

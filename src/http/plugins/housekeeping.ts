@@ -1,13 +1,21 @@
 /**
  * Deletes what no longer counts: rate-limit windows, OAuth codes and tokens a day past their
- * expiry, and webhook deliveries finished more than 30 days ago. Every process runs it hourly; the deletes are idempotent, so several processes on one
- * PostgreSQL need no coordination.
+ * expiry, webhook deliveries finished more than 30 days ago, and idempotency keys past their 24
+ * hours. Every process runs it hourly (`app.runHousekeeping` runs it now); the deletes are
+ * idempotent, so several processes on one PostgreSQL need no coordination.
  */
 import fp from 'fastify-plugin'
 import type { Clock } from '../../shared/clock.ts'
 import { pruneRateLimits } from '../../shared/rate-limit.ts'
 import { pruneExpiredOAuthRows } from '../../oauth/token.repository.ts'
 import { pruneDeliveries } from '../../webhooks/delivery.repository.ts'
+import { pruneIdempotencyKeys } from '../idempotency/idempotency.repository.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    runHousekeeping(): Promise<void>
+  }
+}
 
 const EVERY_MS = 3600 * 1000
 const FIRST_AFTER_MS = 60 * 1000
@@ -21,10 +29,12 @@ export default fp(
         await pruneRateLimits(app.db, new Date(now.getTime() - 3600 * 1000))
         await pruneExpiredOAuthRows(app.db, now)
         await pruneDeliveries(app.db, new Date(now.getTime() - DELIVERY_LOG_DAYS * 86400 * 1000))
+        await pruneIdempotencyKeys(app.db, now)
       } catch (err) {
         app.log.warn({ err }, 'housekeeping failed; will retry next hour')
       }
     }
+    app.decorate('runHousekeeping', run)
     let timer: NodeJS.Timeout | null = null
     app.addHook('onReady', async () => {
       timer = setTimeout(function tick() {

@@ -1,0 +1,126 @@
+/**
+ * Idempotent retries for every write under /api/v1 (docs/api.md, Idempotent retries): a request
+ * with an Idempotency-Key claims the key just before its handler runs, and its answer is kept for
+ * 24 hours; a retry with the same key gets that answer again, marked `Idempotent-Replayed: true`,
+ * and writes nothing.
+ *
+ * The claim is a preHandler appended to each write route (onRoute), so it runs after
+ * authentication, scope checks and schema validation: a request refused by those never reached
+ * the handler and leaves no key behind (like Stripe, which keeps results only once execution began).
+ */
+import crypto from 'node:crypto'
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify'
+import type { Clock } from '../../shared/clock.ts'
+import { ProblemError } from '../../shared/errors.ts'
+import { fingerprintOf, idempotencyKeyOf, KEYED_METHODS, principalOf, REPLAYED_HEADER } from './idempotency-key.ts'
+import { claimKey, findKey, releaseKey, renewLease, storeAnswer, type KeyRef, type StoredAnswer } from './idempotency.repository.ts'
+
+/** A claim's lease: how long a key of a process that died mid-request stays busy (409). */
+const LEASE_SECONDS = 60
+/** How long an answer is kept, and the key with it (draft-ietf-httpapi-idempotency-key-header §2.3). */
+export const KEEP_SECONDS = 24 * 3600
+/** Headers of the answer that belong to it, as opposed to this one request (x-request-id). */
+const KEPT_HEADERS = ['content-type', 'location']
+
+interface Claim {
+  ref: KeyRef
+  id: string
+  renewal: NodeJS.Timeout
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyClaim: Claim | null
+  }
+}
+
+/**
+ * Which answers are kept. A 5xx means the write's transaction did not commit (every write is one
+ * transaction), and 401, 403, 409 and 429 say "nothing was done; fix the credentials or try again
+ * later": for these the key is released so a retry runs. Every other answer is final and kept.
+ */
+export function keepsAnswer(status: number): boolean {
+  return status < 500 && status !== 401 && status !== 403 && status !== 409 && status !== 429
+}
+
+const seconds = (clock: Clock, n: number) => new Date(clock.now().getTime() + n * 1000)
+
+export function registerIdempotency(api: FastifyInstance, opts: { clock: Clock }): void {
+  const { clock } = opts
+  api.decorateRequest('idempotencyClaim', null)
+
+  async function claimOrReplay(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
+    if (!KEYED_METHODS.has(request.method)) return
+    const key = idempotencyKeyOf(request)
+    if (key === null) return
+    const ref: KeyRef = { orgId: request.auth!.orgId, principal: principalOf(request.auth!), key }
+    const fingerprint = fingerprintOf(request)
+    const claimId = crypto.randomUUID()
+    // A second pass only when the holder released the key between our two statements.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const now = clock.now()
+      if (await claimKey(api.db, ref, fingerprint, claimId, now, seconds(clock, LEASE_SECONDS), seconds(clock, KEEP_SECONDS))) {
+        // The lease is renewed while the handler runs, so only a dead process lets it lapse.
+        const renewal = setInterval(() => {
+          renewLease(api.db, ref, claimId, seconds(clock, LEASE_SECONDS)).catch((err) => request.log.warn({ err }, 'renewing an idempotency key failed'))
+        }, (LEASE_SECONDS / 3) * 1000).unref()
+        request.idempotencyClaim = { ref, id: claimId, renewal }
+        return
+      }
+      const row = await findKey(api.db, ref)
+      if (!row) continue
+      // draft-ietf-httpapi-idempotency-key-header §2.7: a key reused with another request is a 422.
+      if (row.fingerprint !== fingerprint) {
+        throw new ProblemError(422, 'idempotency_key_reused', 'Idempotency-Key reused', 'This Idempotency-Key was sent with a different request (method, path or body). Use a new key for a new request.')
+      }
+      if (row.answer) return replay(reply, row.answer)
+      break
+    }
+    // draft-ietf-httpapi-idempotency-key-header §2.7: a retry while the first request runs is a 409.
+    throw new ProblemError(409, 'idempotency_key_in_use', 'Idempotency-Key in use', 'A request with this Idempotency-Key is still being processed. Retry it shortly to get its answer.', undefined, { 'retry-after': '1' })
+  }
+
+  function replay(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
+    for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value)
+    return reply.header(REPLAYED_HEADER, 'true').status(answer.status).send(answer.body === '' ? undefined : answer.body)
+  }
+
+  api.addHook('onRoute', (route) => {
+    if (![route.method].flat().some((m) => KEYED_METHODS.has(m))) return
+    const existing = [route.preHandler ?? []].flat() as preHandlerHookHandler[]
+    route.preHandler = [...existing, claimOrReplay as preHandlerHookHandler]
+  })
+
+  api.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotencyClaim
+    if (!claim) return payload
+    request.idempotencyClaim = null
+    clearInterval(claim.renewal)
+    try {
+      // Only text answers are kept (every write answers JSON or nothing); anything else frees the key.
+      if (keepsAnswer(reply.statusCode) && (payload === undefined || payload === null || typeof payload === 'string')) {
+        const headers: Record<string, string> = {}
+        for (const name of KEPT_HEADERS) {
+          const value = reply.getHeader(name)
+          if (value !== undefined) headers[name] = String(value)
+        }
+        await storeAnswer(api.db, claim.ref, claim.id, { status: reply.statusCode, headers, body: payload ?? '' })
+      } else {
+        await releaseKey(api.db, claim.ref, claim.id)
+      }
+    } catch (err) {
+      // The answer still goes out; the claim's lease lapses and a retry then runs again.
+      request.log.error({ err }, 'keeping the answer of an idempotency key failed')
+    }
+    return payload
+  })
+
+  // A claimed request that never reached onSend (an aborted reply) frees its key.
+  api.addHook('onResponse', async (request) => {
+    const claim = request.idempotencyClaim
+    if (!claim) return
+    request.idempotencyClaim = null
+    clearInterval(claim.renewal)
+    await releaseKey(api.db, claim.ref, claim.id).catch((err) => request.log.warn({ err }, 'releasing an idempotency key failed'))
+  })
+}
