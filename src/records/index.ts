@@ -32,18 +32,11 @@ export {
   type WrittenRecord,
 } from './record-writes.ts'
 
-// Schemas of record bodies and queries, for transports that validate before calling.
-export {
-  convertLeadBodySchema,
-  createBodySchema,
-  cursorSchema,
-  filterableFields,
-  limitSchema,
-  listQuerySchema,
-  patchBodySchema,
-  UUID_PATTERN,
-  uuidSchema,
-} from './record.schemas.ts'
+// Schemas of record bodies and queries, for transports that validate before calling. Generic ones
+// (uuid, limit, cursor, problem) are src/http/schemas.ts's.
+export { convertLeadBodySchema, createBodySchema, filterableFields, listQuerySchema, patchBodySchema } from './record.schemas.ts'
+// Still passed on for the MCP read tools until they import them from src/http/schemas.ts.
+export { cursorSchema, limitSchema } from '../http/schemas.ts'
 
 // Changes, for listeners inside the writing transaction (the webhook outbox).
 export type { RecordChange } from './record.service.ts'
