@@ -4,12 +4,11 @@
  * redaction (amounts need erp:read).
  */
 import { NotFound } from '../shared/errors.ts'
+import { cursorSchema, limitSchema } from '../http/schemas.ts'
 import {
-  cursorSchema,
   filterableFields,
   getRecord,
   kindsByName,
-  limitSchema,
   listOptionsFrom,
   listQuerySchema,
   listRecords,

@@ -5,7 +5,8 @@
  */
 import type { Scope } from '../shared/auth-context.ts'
 import { NotFound, ValidationFailed } from '../shared/errors.ts'
-import { getRecord, kindsByName, readScopes, recordKinds, uuidSchema, type FieldDef, type KindName, type RecordKind } from '../records/index.ts'
+import { uuidSchema } from '../http/schemas.ts'
+import { getRecord, kindsByName, readScopes, recordKinds, type FieldDef, type KindName, type RecordKind } from '../records/index.ts'
 import type { Args, JsonSchema, ToolContext } from './tool-kit.ts'
 
 /** Kinds that stand on their own; case comments are reached through their case. */

@@ -6,7 +6,8 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js'
 import type { Scope } from '../shared/auth-context.ts'
-import { getRecord, listRecords, mayRead, readScopes, recordKinds, UUID_PATTERN, type RecordKind } from '../records/index.ts'
+import { UUID_PATTERN } from '../http/schemas.ts'
+import { getRecord, listRecords, mayRead, readScopes, recordKinds, type RecordKind } from '../records/index.ts'
 import { titleOf } from './record-view.ts'
 import { callerOf, type ToolContext } from './tool-kit.ts'
 

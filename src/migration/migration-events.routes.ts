@@ -9,7 +9,8 @@
 import { PassThrough } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { requireAdmin, requireScopes } from '../http/auth.ts'
-import { problemSchema } from '../records/record.schemas.ts'
+import { problemSchema } from '../http/schemas.ts'
+import type { TypedRoutes } from '../http/type-provider.ts'
 import { NotFound } from '../shared/errors.ts'
 import { EVENTS_KEEPALIVE_MS, EVENTS_POLL_MS } from './migration.defaults.ts'
 import { findMigration, migrationVersion } from './migration.repository.ts'
@@ -18,7 +19,8 @@ import { isEnded } from './migration.service.ts'
 import { migrationViewOf } from './migration-view.ts'
 import { listObjects } from './progress.repository.ts'
 
-export async function migrationEventRoutes(app: FastifyInstance): Promise<void> {
+export async function migrationEventRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypedRoutes>()
   app.get(
     '/migration/:id/events',
     {
@@ -35,7 +37,7 @@ export async function migrationEventRoutes(app: FastifyInstance): Promise<void> 
     },
     async (request, reply) => {
       const orgId = request.auth!.orgId
-      const { id } = request.params as { id: string }
+      const { id } = request.params
       const first = await findMigration(app.db, orgId, id)
       if (!first) throw new NotFound('Migration')
       const lastSeen = Number(request.headers['last-event-id'])

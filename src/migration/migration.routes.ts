@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { requireAdmin, requireScopes } from '../http/auth.ts'
-import { problemSchema } from '../records/record.schemas.ts'
+import { pageQuerySchema, problemSchema } from '../http/schemas.ts'
+import type { TypedRoutes } from '../http/type-provider.ts'
 import { NotFound, ValidationFailed } from '../shared/errors.ts'
 import type { SecretBox } from '../shared/secret-box.ts'
 import { startConnect } from './connect/connect.service.ts'
@@ -22,13 +23,11 @@ import {
   migrationPageSchema,
   migrationParams,
   migrationSchema,
-  pageQuerySchema,
   reportQuerySchema,
   reportSchema,
   runBody,
 } from './migration.schemas.ts'
 import { requestCancel, saveConfig, startAnalysis, startRun } from './migration.service.ts'
-import type { IssueKind, MigrationConfig, SourceEnvironment } from './migration.types.ts'
 import { migrationViewOf } from './migration-view.ts'
 import { exportIssuesCsv, issueOf } from './issues-export.ts'
 import { listIssues, listObjects, listObjectsOfMigrations } from './progress.repository.ts'
@@ -49,14 +48,15 @@ export interface MigrationRouteOptions {
   now(): Date
 }
 
-export async function migrationRoutes(app: FastifyInstance, opts: MigrationRouteOptions): Promise<void> {
+export async function migrationRoutes(fastify: FastifyInstance, opts: MigrationRouteOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypedRoutes>()
   const view = async (orgId: string, id: string) => {
     const m = await findMigration(app.db, orgId, id)
     if (!m) throw new NotFound('Migration')
     return migrationViewOf(m, await listObjects(app.db, orgId, id))
   }
-  const existing = async (request: FastifyRequest): Promise<MigrationRow> => {
-    const m = await findMigration(app.db, request.auth!.orgId, (request.params as { id: string }).id, { full: true })
+  const existing = async (request: FastifyRequest, id: string): Promise<MigrationRow> => {
+    const m = await findMigration(app.db, request.auth!.orgId, id, { full: true })
     if (!m) throw new NotFound('Migration')
     return m
   }
@@ -82,7 +82,7 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
       onRequest: change,
     },
     async (request, reply) => {
-      const body = request.body as { src_instance_url: string; src_access_token: string; src_refresh_token?: string; environment?: SourceEnvironment }
+      const body = request.body
       // The form is checked here (400); where it leads (private addresses, no answer) the analysis
       // finds out, ending in `failed` with the reason.
       try {
@@ -127,7 +127,7 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
       onRequest: change,
     },
     async (request) => {
-      const { environment } = request.body as { environment: SourceEnvironment }
+      const { environment } = request.body
       return { authorize_url: await startConnect(app, request.auth!, environment, opts.now()) }
     },
   )
@@ -136,7 +136,7 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
     '/migrations',
     { schema: { tags, summary: 'List the migrations of the organization', description: 'Newest first; keyset-paged.', querystring: pageQuerySchema, response: { 200: migrationPageSchema, ...errors } }, onRequest: read },
     async (request) => {
-      const { limit = 50, cursor } = request.query as { limit?: number; cursor?: string }
+      const { limit = 50, cursor } = request.query
       const { data, has_more, next_cursor } = keysetPage(await listMigrations(app.db, request.auth!.orgId, limit, cursor), limit)
       const objects = await listObjectsOfMigrations(app.db, request.auth!.orgId, data.map((m) => m.id))
       return { data: data.map((m) => migrationViewOf(m, objects.get(m.id)!)), has_more, next_cursor }
@@ -146,7 +146,7 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
   app.get(
     '/migration/:id',
     { schema: { tags, summary: 'Read a migration: state, configuration, progress per object, validation', params: migrationParams, response: { 200: migrationSchema, ...errors } }, onRequest: read },
-    async (request) => view(request.auth!.orgId, (request.params as { id: string }).id),
+    async (request) => view(request.auth!.orgId, request.params.id),
   )
 
   app.get(
@@ -156,9 +156,9 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
       onRequest: read,
     },
     async (request, reply) => {
-      const m = await existing(request)
+      const m = await existing(request, request.params.id)
       if (!m.report) throw new NotFound('Report (the analysis has not finished)')
-      if ((request.query as { download?: boolean }).download) reply.header('content-disposition', `attachment; filename="migration-report-${m.id}.json"`)
+      if (request.query.download) reply.header('content-disposition', `attachment; filename="migration-report-${m.id}.json"`)
       return m.report
     },
   )
@@ -177,8 +177,8 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
       onRequest: change,
     },
     async (request) => {
-      const { id } = request.params as { id: string }
-      await saveConfig(app.db, request.auth!, id, request.body as MigrationConfig, opts.now())
+      const { id } = request.params
+      await saveConfig(app.db, request.auth!, id, request.body, opts.now())
       return view(request.auth!.orgId, id)
     },
   )
@@ -196,7 +196,7 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
       onRequest: change,
     },
     async (request, reply) => {
-      const { migration_id } = request.body as { migration_id: string }
+      const { migration_id } = request.body
       await startRun(app.db, request.auth!, migration_id, opts.now())
       return accepted(reply, request.auth!.orgId, migration_id)
     },
@@ -209,7 +209,7 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
       onRequest: change,
     },
     async (request, reply) => {
-      const { id } = request.params as { id: string }
+      const { id } = request.params
       await requestCancel(app.db, request.auth!, id, opts.now())
       return accepted(reply, request.auth!.orgId, id)
     },
@@ -229,8 +229,8 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
       onRequest: read,
     },
     async (request) => {
-      const m = await existing(request)
-      const q = request.query as { limit?: number; cursor?: string; kind?: IssueKind; object?: string }
+      const m = await existing(request, request.params.id)
+      const q = request.query
       const limit = q.limit ?? 50
       const rows = await listIssues(app.db, m.org_id, m.id, { limit, cursor: q.cursor, kind: q.kind, object: q.object })
       return keysetPage(rows.map(issueOf), limit)
@@ -244,9 +244,9 @@ export async function migrationRoutes(app: FastifyInstance, opts: MigrationRoute
       onRequest: read,
     },
     async (request, reply) => {
-      const m = await existing(request)
+      const m = await existing(request, request.params.id)
       reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="migration-issues-${m.id}.csv"`)
-      return reply.send(exportIssuesCsv(app.db, m.org_id, m.id, (request.query as { kind?: IssueKind }).kind))
+      return reply.send(exportIssuesCsv(app.db, m.org_id, m.id, request.query.kind))
     },
   )
 }

@@ -1,5 +1,8 @@
-/** Route schemas of the migration API: the single source of its validation and its OpenAPI. */
-import { cursorSchema, limitSchema, uuidSchema } from '../records/record.schemas.ts'
+/**
+ * Route schemas of the migration API: the single source of its validation and its OpenAPI. Request
+ * schemas are `as const`: the routes take their types from them.
+ */
+import { cursorSchema, limitSchema, pageSchemaOf, uuidSchema } from '../http/schemas.ts'
 import { MIGRATION_STATUSES, OBJECT_STATUSES } from './migration.types.ts'
 
 type Schema = Record<string, unknown>
@@ -9,9 +12,9 @@ const tsOrNull = { type: ['string', 'null'], format: 'date-time' }
 const count = { type: 'integer', minimum: 0 }
 const open = (description: string): Schema => ({ type: 'object', additionalProperties: true, description })
 
-export const migrationParams: Schema = { type: 'object', properties: { id: uuidSchema }, required: ['id'] }
+export const migrationParams = { type: 'object', properties: { id: uuidSchema }, required: ['id'] } as const
 
-export const analyzeBody: Schema = {
+export const analyzeBody = {
   type: 'object',
   additionalProperties: false,
   required: ['src_instance_url', 'src_access_token'],
@@ -21,14 +24,14 @@ export const analyzeBody: Schema = {
     src_refresh_token: { type: 'string', minLength: 1, maxLength: 4096, description: 'Optional refresh token, so a long import survives token expiry (needs the operator\'s SOURCE_CLIENT_ID/SECRET).' },
     environment: { type: 'string', enum: ['production', 'sandbox'], description: 'Which kind of source org this is (shown in the report).' },
   },
-}
+} as const
 
-export const connectBody: Schema = {
+export const connectBody = {
   type: 'object',
   additionalProperties: false,
   required: ['environment'],
   properties: { environment: { type: 'string', enum: ['production', 'sandbox'], description: 'The source org to connect to. Try a sandbox first.' } },
-}
+} as const
 
 export const connectResponse: Schema = {
   type: 'object',
@@ -36,29 +39,30 @@ export const connectResponse: Schema = {
   required: ['authorize_url'],
 }
 
-export const runBody: Schema = {
+export const runBody = {
   type: 'object',
   additionalProperties: false,
   required: ['migration_id'],
   properties: { migration_id: { ...uuidSchema, description: 'The migration to run (or to run the next phase of).' } },
-}
+} as const
 
-const overrideSchema: Schema = {
+const overrideSchema = {
   oneOf: [
     { type: 'object', additionalProperties: false, required: ['action', 'target'], properties: { action: { const: 'field' }, target: { type: 'string', minLength: 1, maxLength: 100 } } },
     { type: 'object', additionalProperties: false, required: ['action'], properties: { action: { const: 'custom_field' } } },
     { type: 'object', additionalProperties: false, required: ['action'], properties: { action: { const: 'ignore' } } },
   ],
-}
+} as const
 
-const dedupRule = (matchBy: string[]): Schema => ({
-  type: 'object',
-  additionalProperties: false,
-  required: ['match_by', 'on_match'],
-  properties: { match_by: { type: 'string', enum: matchBy }, on_match: { type: 'string', enum: ['link', 'update', 'create'] } },
-})
+const dedupRule = <const MatchBy extends readonly string[]>(matchBy: MatchBy) =>
+  ({
+    type: 'object',
+    additionalProperties: false,
+    required: ['match_by', 'on_match'],
+    properties: { match_by: { type: 'string', enum: matchBy }, on_match: { type: 'string', enum: ['link', 'update', 'create'] } },
+  }) as const
 
-export const configSchema: Schema = {
+export const configSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['objects', 'field_overrides', 'relationships', 'dedup', 'phasing', 'emit_webhooks'],
@@ -88,7 +92,7 @@ export const configSchema: Schema = {
     phasing: { type: 'string', enum: ['all', 'accounts_contacts_first'], description: 'accounts_contacts_first: a first run imports accounts and contacts; run again for the rest.' },
     emit_webhooks: { type: 'boolean', description: 'Send webhook events for imported records (off: a load must not flood receivers).' },
   },
-}
+} as const
 
 const progressSchema: Schema = {
   type: 'object',
@@ -142,27 +146,17 @@ export const migrationSchema: Schema = {
   required: ['id', 'status', 'status_reason', 'src_instance_url', 'created_at', 'updated_at', 'progress', 'totals'],
 }
 
-export const migrationPageSchema: Schema = {
-  type: 'object',
-  properties: { data: { type: 'array', items: migrationSchema }, next_cursor: { type: ['string', 'null'] }, has_more: { type: 'boolean' } },
-  required: ['data', 'next_cursor', 'has_more'],
-}
+export const migrationPageSchema = pageSchemaOf(migrationSchema)
 
 export const reportSchema: Schema = open('The analysis report: inventory with field mappings and compatibility, automation, risks, readiness, timeline, owners, duplicates, phases.')
 
-export const pageQuerySchema: Schema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { limit: limitSchema, cursor: cursorSchema },
-}
-
-export const reportQuerySchema: Schema = {
+export const reportQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: { download: { type: 'boolean', description: 'Answer as a file download (Content-Disposition: attachment).' } },
-}
+} as const
 
-export const issuesQuerySchema: Schema = {
+export const issuesQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -171,13 +165,13 @@ export const issuesQuerySchema: Schema = {
     kind: { type: 'string', enum: ['failed', 'skipped', 'warning'] },
     object: { type: 'string', minLength: 1, maxLength: 120 },
   },
-}
+} as const
 
-export const issueExportQuerySchema: Schema = {
+export const issueExportQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: { kind: { type: 'string', enum: ['failed', 'skipped', 'warning'] } },
-}
+} as const
 
 const issueSchema: Schema = {
   type: 'object',
@@ -194,8 +188,4 @@ const issueSchema: Schema = {
   },
 }
 
-export const issuePageSchema: Schema = {
-  type: 'object',
-  properties: { data: { type: 'array', items: issueSchema }, next_cursor: { type: ['string', 'null'] }, has_more: { type: 'boolean' } },
-  required: ['data', 'next_cursor', 'has_more'],
-}
+export const issuePageSchema = pageSchemaOf(issueSchema)

@@ -4,8 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { requireAdmin } from '../http/auth.ts'
+import { problemSchema } from '../http/schemas.ts'
+import type { TypedRoutes } from '../http/type-provider.ts'
 import { Forbidden, NotFound } from '../shared/errors.ts'
-import { problemSchema } from '../records/record.schemas.ts'
 import type { Clock } from '../shared/clock.ts'
 import { createOrgClient, listOrgClients } from './client.service.ts'
 import { revokeClientAccess } from './client.repository.ts'
@@ -27,7 +28,8 @@ const clientSchema = {
   },
 }
 
-export async function settingsRoutes(app: FastifyInstance, opts: { clock: Clock }): Promise<void> {
+export async function settingsRoutes(fastify: FastifyInstance, opts: { clock: Clock }): Promise<void> {
+  const app = fastify.withTypeProvider<TypedRoutes>()
   const tags = ['Settings']
   const sessionAdmin = [
     async (request: import('fastify').FastifyRequest) => {
@@ -68,8 +70,8 @@ export async function settingsRoutes(app: FastifyInstance, opts: { clock: Clock 
       onRequest: sessionAdmin,
     },
     async (request, reply) => {
-      const body = request.body as { name: string; redirect_uris: string[]; scopes: string[] }
-      const created = await createOrgClient(app.db, request.auth!.orgId, { name: body.name, redirectUris: body.redirect_uris, scopes: body.scopes }, 'settings')
+      const { name, redirect_uris: redirectUris, scopes } = request.body
+      const created = await createOrgClient(app.db, request.auth!.orgId, { name, redirectUris, scopes }, 'settings')
       return reply.status(201).header('cache-control', 'no-store').send(created)
     },
   )
@@ -85,7 +87,7 @@ export async function settingsRoutes(app: FastifyInstance, opts: { clock: Clock 
       onRequest: sessionAdmin,
     },
     async (request, reply) => {
-      const { client_id } = request.params as { client_id: string }
+      const { client_id } = request.params
       if (client_id.includes('\0')) throw new NotFound('API client') // no id holds NUL (a 500 in PostgreSQL otherwise)
       const ok = await app.db.transaction().execute((trx) => revokeClientAccess(trx, request.auth!.orgId, client_id, opts.clock.now()))
       if (!ok) throw new NotFound('API client')

@@ -1,9 +1,10 @@
 /** `GET /api/v1/me`: who is signed in, the active organization and role; switching organizations. */
 import type { FastifyInstance } from 'fastify'
+import { problemSchema, uuidSchema } from '../http/schemas.ts'
+import type { TypedRoutes } from '../http/type-provider.ts'
 import { Forbidden, NotFound } from '../shared/errors.ts'
 import { findSession, switchSessionOrganization } from './session.service.ts'
 import { findUserById, listMembershipsOfUser } from './org.repository.ts'
-import { problemSchema, uuidSchema } from '../records/record.schemas.ts'
 
 const meSchema = {
   type: 'object',
@@ -17,7 +18,8 @@ const meSchema = {
   },
 }
 
-export async function meRoutes(app: FastifyInstance): Promise<void> {
+export async function meRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypedRoutes>()
   app.get('/me', { schema: { tags: ['Me'], summary: 'The caller: user, active organization and role', response: { 200: meSchema, 401: problemSchema } } }, async (request) => {
     const auth = request.auth!
     const user = auth.userId ? await findUserById(app.db, auth.userId) : null
@@ -47,7 +49,7 @@ export async function meRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       if (!request.sessionToken) throw new Forbidden('Only a browser session has an active organization to switch.')
-      const ok = await switchSessionOrganization(app.db, request.sessionToken, (request.body as { organization_id: string }).organization_id)
+      const ok = await switchSessionOrganization(app.db, request.sessionToken, request.body.organization_id)
       if (!ok) throw new NotFound('Organization')
       return reply.status(204).send()
     },

@@ -1,6 +1,8 @@
 /**
  * Server-rendered pages outside the app: first-run setup (create the first organization and its
- * administrator), sign-in and sign-out. Forms post back to the same origin only.
+ * administrator), sign-in and sign-out. Forms post back to the same origin only. No route schemas:
+ * a bad form shows the page again with the reason, not a JSON problem, so handlers read the raw
+ * form and query through String() and safeReturnTo.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ProblemError } from '../shared/errors.ts'

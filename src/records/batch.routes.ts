@@ -5,12 +5,14 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { requireScopes } from '../http/auth.ts'
+import { idParamsSchema, problemSchema } from '../http/schemas.ts'
+import type { TypedRoutes } from '../http/type-provider.ts'
 import { ValidationFailed } from '../shared/errors.ts'
 import type { RecordKind } from './record-kind.ts'
 import { kindsByName, recordKinds } from './kinds/index.ts'
 import { BATCH_OPERATIONS, batchItemSchema, MAX_BATCH_RECORDS, type BatchOperation } from './bulk/batch-items.ts'
 import { writeBatch, type BatchResult } from './bulk/batch-write.ts'
-import { createBodySchema, idParamsSchema, MAX_SRC_ID, problemSchema, writtenRecordSchema } from './record.schemas.ts'
+import { createBodySchema, MAX_SRC_ID, writtenRecordSchema } from './record.schemas.ts'
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema, 409: problemSchema }
 
@@ -31,7 +33,7 @@ function batchBodySchema(kind: RecordKind) {
         description: `1-${MAX_BATCH_RECORDS} items. create: create bodies; update: \`id\` plus the fields to change; upsert: create bodies with \`src_id\`; delete: \`{id}\`.`,
       },
     },
-  }
+  } as const
 }
 
 function batchAnswerSchema(kind: RecordKind) {
@@ -51,7 +53,8 @@ const batchDescription =
   'All or nothing: one invalid item answers 400 with `errors[]` naming each failing item by `index` and field, and nothing is written. ' +
   'Each record written emits its usual webhook events, in the same transaction.'
 
-function registerKindBatch(app: FastifyInstance, kind: RecordKind): void {
+function registerKindBatch(fastify: FastifyInstance, kind: RecordKind): void {
+  const app = fastify.withTypeProvider<TypedRoutes>()
   const tags = [kind.labelPlural]
   app.post(
     `/${kind.path}/batch`,
@@ -60,7 +63,7 @@ function registerKindBatch(app: FastifyInstance, kind: RecordKind): void {
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {
-      const { operation, records } = request.body as { operation: BatchOperation; records: unknown[] }
+      const { operation, records } = request.body
       return sendBatch(reply, operation, await writeBatch(app.db, request.auth!, kind, operation, records))
     },
   )
@@ -78,8 +81,8 @@ function registerKindBatch(app: FastifyInstance, kind: RecordKind): void {
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {
-      const { src_id: srcId } = request.params as { src_id: string }
-      const body = request.body as Record<string, unknown>
+      const { src_id: srcId } = request.params
+      const body = request.body
       if (body.src_id !== undefined && body.src_id !== srcId) {
         throw new ValidationFailed('src_id in the body must be the one in the path, or be left out.', [{ field: 'src_id', message: 'must equal the src_id in the path' }])
       }
@@ -91,7 +94,8 @@ function registerKindBatch(app: FastifyInstance, kind: RecordKind): void {
   )
 }
 
-function registerCommentBatch(app: FastifyInstance): void {
+function registerCommentBatch(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<TypedRoutes>()
   const comment = kindsByName.case_comment
   app.post(
     '/cases/:id/comments/batch',
@@ -100,9 +104,8 @@ function registerCommentBatch(app: FastifyInstance): void {
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {
-      const { operation, records } = request.body as { operation: BatchOperation; records: unknown[] }
-      const { id } = request.params as { id: string }
-      return sendBatch(reply, operation, await writeBatch(app.db, request.auth!, comment, operation, records, { caseId: id }))
+      const { operation, records } = request.body
+      return sendBatch(reply, operation, await writeBatch(app.db, request.auth!, comment, operation, records, { caseId: request.params.id }))
     },
   )
 }

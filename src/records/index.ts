@@ -32,21 +32,10 @@ export {
   type WrittenRecord,
 } from './record-writes.ts'
 
-// Schemas of record bodies and queries, for transports that validate before calling.
+// Schemas of record bodies and queries, for transports that validate before calling. Generic ones
+// (uuid, limit, cursor, problem) are src/http/schemas.ts's.
 export { MAX_CUSTOM_FIELDS_BYTES } from './record.service.ts'
-export {
-  MAX_CUSTOM_FIELDS,
-  convertLeadBodySchema,
-  createBodySchema,
-  cursorSchema,
-  filterableFields,
-  limitSchema,
-  listQuerySchema,
-  MAX_SRC_ID,
-  patchBodySchema,
-  UUID_PATTERN,
-  uuidSchema,
-} from './record.schemas.ts'
+export { convertLeadBodySchema, createBodySchema, filterableFields, listQuerySchema, MAX_CUSTOM_FIELDS, MAX_SRC_ID, patchBodySchema } from './record.schemas.ts'
 
 // Bulk writes: the batch endpoint's and the importer's (one write path for the record tables).
 export { BATCH_OPERATIONS, batchItemSchema, MAX_BATCH_RECORDS, type BatchOperation } from './bulk/batch-items.ts'
@@ -62,3 +51,7 @@ export { numberImportedCases } from './cases/case-numbers.ts'
 export type { RecordChange } from './record.service.ts'
 export { changedFields } from './record.service.ts'
 export { committedChangeListeners, recordChangeHooks, type RecordAction, type RecordChangeHook } from './record-events.ts'
+
+// The REST routes of records, registered by the app under /api/v1.
+export { recordRoutes } from './record.routes.ts'
+export { specialActionRoutes } from './special-actions.routes.ts'

@@ -4,22 +4,15 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { requireScopes } from '../http/auth.ts'
+import { idParamsSchema, problemSchema } from '../http/schemas.ts'
+import type { TypedRoutes } from '../http/type-provider.ts'
 import type { Scope } from '../shared/auth-context.ts'
 import { NotFound } from '../shared/errors.ts'
 import type { RecordKind } from './record-kind.ts'
 import { kindsByName, recordKinds } from './kinds/index.ts'
 import { listOptionsFrom } from './record-query.ts'
 import { batchRoutes } from './batch.routes.ts'
-import {
-  createBodySchema,
-  idParamsSchema,
-  listQuerySchema,
-  pageSchema,
-  patchBodySchema,
-  problemSchema,
-  recordSchema,
-  writtenRecordSchema,
-} from './record.schemas.ts'
+import { createBodySchema, listQuerySchema, pageSchema, patchBodySchema, recordSchema, writtenRecordSchema } from './record.schemas.ts'
 import { getRecord, listRecords } from './record.service.ts'
 import { addCaseComment, createWithEvents, deleteWithEvents, updateWithEvents } from './record-writes.ts'
 import { readScopes } from './record-access.ts'
@@ -37,7 +30,8 @@ function sendRecord(reply: FastifyReply, record: Record<string, unknown>, status
   return sendJsonText(reply, JSON.stringify(record), status)
 }
 
-export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void {
+export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): void {
+  const app = fastify.withTypeProvider<TypedRoutes>()
   const tags = [kind.labelPlural]
   const one = recordSchema(kind)
   const writtenSchema = writtenRecordSchema(kind)
@@ -51,7 +45,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
         onRequest: requireScopes(...readScopes(kind)),
       },
       async (request, reply) => {
-        const page = await listRecords(app.db, request.auth!, kind, listOptionsFrom(kind, request.query as Record<string, unknown>))
+        const page = await listRecords(app.db, request.auth!, kind, listOptionsFrom(kind, request.query))
         return sendJsonText(reply, page.json)
       },
     )
@@ -62,7 +56,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
         onRequest: requireScopes(...WRITE),
       },
       async (request, reply) => {
-        const written = await createWithEvents(app.db, request.auth!, kind, request.body as Record<string, unknown>)
+        const written = await createWithEvents(app.db, request.auth!, kind, request.body)
         reply.header('location', `/api/v1${base}/${written.id}`)
         return sendRecord(reply, written, 201)
       },
@@ -73,7 +67,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
     `${base}/:id`,
     { schema: { tags, summary: `Get a ${kind.label.toLowerCase()}`, params: idParamsSchema, response: { 200: one, ...errors } }, onRequest: requireScopes(...readScopes(kind)) },
     async (request, reply) => {
-      const json = await getRecord(app.db, request.auth!, kind, (request.params as { id: string }).id)
+      const json = await getRecord(app.db, request.auth!, kind, request.params.id)
       if (!json) throw new NotFound(kind.label)
       return sendJsonText(reply, json)
     },
@@ -85,8 +79,7 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
       onRequest: requireScopes(...WRITE),
     },
     async (request, reply) => {
-      const id = (request.params as { id: string }).id
-      const written = await updateWithEvents(app.db, request.auth!, kind, id, request.body as Record<string, unknown>)
+      const written = await updateWithEvents(app.db, request.auth!, kind, request.params.id, request.body)
       if (!written) throw new NotFound(kind.label)
       return sendRecord(reply, written)
     },
@@ -95,14 +88,14 @@ export function registerKindRoutes(app: FastifyInstance, kind: RecordKind): void
     `${base}/:id`,
     { schema: { tags, summary: `Delete a ${kind.label.toLowerCase()}`, params: idParamsSchema, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: requireScopes(...WRITE) },
     async (request, reply) => {
-      const id = (request.params as { id: string }).id
-      if (!(await deleteWithEvents(app.db, request.auth!, kind, id))) throw new NotFound(kind.label)
+      if (!(await deleteWithEvents(app.db, request.auth!, kind, request.params.id))) throw new NotFound(kind.label)
       return reply.status(204).send()
     },
   )
 }
 
-function registerCommentRoutes(app: FastifyInstance): void {
+function registerCommentRoutes(fastify: FastifyInstance): void {
+  const app = fastify.withTypeProvider<TypedRoutes>()
   const comment = kindsByName.case_comment
   const caseKind = kindsByName.case
   const tags = [comment.labelPlural]
@@ -113,9 +106,9 @@ function registerCommentRoutes(app: FastifyInstance): void {
       onRequest: requireScopes('crm:read'),
     },
     async (request, reply) => {
-      const caseId = (request.params as { id: string }).id
+      const caseId = request.params.id
       if (!(await getRecord(app.db, request.auth!, caseKind, caseId))) throw new NotFound('Case')
-      const opts = listOptionsFrom(comment, request.query as Record<string, unknown>)
+      const opts = listOptionsFrom(comment, request.query)
       const page = await listRecords(app.db, request.auth!, comment, { ...opts, parent: { column: 'case_id', value: caseId } })
       return sendJsonText(reply, page.json)
     },
@@ -127,8 +120,7 @@ function registerCommentRoutes(app: FastifyInstance): void {
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {
-      const caseId = (request.params as { id: string }).id
-      const written = await addCaseComment(app.db, request.auth!, caseId, request.body as Record<string, unknown>)
+      const written = await addCaseComment(app.db, request.auth!, request.params.id, request.body)
       reply.header('location', `/api/v1/case-comments/${written.id}`)
       return sendRecord(reply, written, 201)
     },

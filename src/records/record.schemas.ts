@@ -2,14 +2,21 @@
  * JSON Schemas of a kind, derived from its field definitions: the create and patch bodies, the list
  * query, and the record as returned. Fastify validates with them and the OpenAPI document shows them.
  */
+import { cursorSchema, limitSchema, UUID_TEXT, uuidSchema } from '../http/schemas.ts'
 import type { FieldDef, RecordKind } from './record-kind.ts'
 
 type Schema = Record<string, unknown>
 
-const UUID_TEXT = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}'
-/** Strict UUID text: Ajv's `uuid` format alone also admits a `urn:uuid:` prefix. */
-export const UUID_PATTERN = `^${UUID_TEXT}$`
-export const uuidSchema: Schema = { type: 'string', format: 'uuid', pattern: UUID_PATTERN }
+/**
+ * A kind's body or query schema as TypeScript sees it. Its fields differ per kind, so a route gets
+ * an object of unknown values (the type provider reads `{ [field]: unknown }`); the schema has
+ * validated them and the record layer reads them by the kind's field definitions.
+ */
+export interface KindObjectSchema {
+  type: 'object'
+  properties: Record<string, Schema>
+  [keyword: string]: unknown
+}
 
 export const MAX_CUSTOM_FIELDS = 200
 export const MAX_SRC_ID = 255
@@ -80,8 +87,8 @@ function writableFields(kind: RecordKind): FieldDef[] {
   return kind.fields.filter((f) => !f.readOnly)
 }
 
-export function createBodySchema(kind: RecordKind): Schema {
-  const properties: Schema = {}
+export function createBodySchema(kind: RecordKind): KindObjectSchema {
+  const properties: Record<string, Schema> = {}
   for (const f of writableFields(kind)) properties[f.name] = describe(f, f.required ? valueSchema(f) : nullable(valueSchema(f)))
   properties.src_id = srcIdSchema
   properties.custom_fields = customFieldsSchema
@@ -93,7 +100,7 @@ export function createBodySchema(kind: RecordKind): Schema {
   }
 }
 
-export function patchBodySchema(kind: RecordKind): Schema {
+export function patchBodySchema(kind: RecordKind): KindObjectSchema {
   const create = createBodySchema(kind)
   return { type: 'object', additionalProperties: false, minProperties: 1, properties: create.properties }
 }
@@ -123,12 +130,6 @@ export function writtenRecordSchema(kind: RecordKind): Schema {
   }
 }
 
-export const limitSchema: Schema = { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Records per page, 1-200.' }
-export const cursorSchema: Schema = {
-  ...uuidSchema,
-  description: 'The next_cursor of the previous page (the id of its last record).',
-}
-
 /** At most this many ids in one `ids` filter (a page of references in the app is at most 100). */
 export const MAX_IDS_FILTER = 100
 /** `ids=<uuid>,<uuid>,...`: one query string value, so it fits any client's URL building. */
@@ -142,8 +143,8 @@ export function filterableFields(kind: RecordKind): FieldDef[] {
   return kind.fields.filter((f) => f.filter)
 }
 
-export function listQuerySchema(kind: RecordKind): Schema {
-  const properties: Schema = {
+export function listQuerySchema(kind: RecordKind): KindObjectSchema {
+  const properties: Record<string, Schema> = {
     limit: limitSchema,
     cursor: cursorSchema,
     q: { type: 'string', minLength: 1, maxLength: 200, description: 'Case-insensitive search in ' + kind.fields.filter((f) => f.search).map((f) => f.name).join(', ') },
@@ -166,27 +167,6 @@ export function pageSchema(kind: RecordKind): Schema {
   }
 }
 
-export const problemSchema: Schema = {
-  type: 'object',
-  description: 'RFC 9457 problem details',
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    code: { type: 'string' },
-    errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
-  },
-  required: ['type', 'title', 'status', 'detail', 'code'],
-}
-
-export const idParamsSchema: Schema = {
-  type: 'object',
-  properties: { id: uuidSchema },
-  required: ['id'],
-  additionalProperties: false,
-}
-
 /** The body of POST /leads/{id}/convert; the MCP convert_lead tool checks its arguments with it too. */
 export const convertLeadBodySchema = {
   type: ['object', 'null'],
@@ -197,4 +177,4 @@ export const convertLeadBodySchema = {
     create_opportunity: { type: 'boolean', default: false, description: 'Also create an opportunity.' },
     opportunity_name: { type: 'string', minLength: 1, maxLength: 255, description: 'Name of the new opportunity (implies create_opportunity).' },
   },
-}
+} as const

@@ -4,13 +4,16 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { requireScopes } from '../http/auth.ts'
-import { convertLeadBodySchema, idParamsSchema, problemSchema, writtenRecordSchema } from './record.schemas.ts'
+import { idParamsSchema, problemSchema } from '../http/schemas.ts'
+import type { TypedRoutes } from '../http/type-provider.ts'
+import { convertLeadBodySchema, writtenRecordSchema } from './record.schemas.ts'
 import { kindsByName } from './kinds/index.ts'
 import { convertLeadWithEvents, escalateCaseWithEvents } from './record-writes.ts'
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema, 409: problemSchema }
 
-export async function specialActionRoutes(app: FastifyInstance): Promise<void> {
+export async function specialActionRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypedRoutes>()
   app.post(
     '/leads/:id/convert',
     {
@@ -37,8 +40,7 @@ export async function specialActionRoutes(app: FastifyInstance): Promise<void> {
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {
-      const id = (request.params as { id: string }).id
-      const converted = await convertLeadWithEvents(app.db, request.auth!, id, (request.body ?? {}) as never)
+      const converted = await convertLeadWithEvents(app.db, request.auth!, request.params.id, request.body ?? {})
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(converted))
     },
   )
@@ -57,8 +59,7 @@ export async function specialActionRoutes(app: FastifyInstance): Promise<void> {
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {
-      const id = (request.params as { id: string }).id
-      const escalated = await escalateCaseWithEvents(app.db, request.auth!, id)
+      const escalated = await escalateCaseWithEvents(app.db, request.auth!, request.params.id)
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(escalated))
     },
   )

@@ -8,9 +8,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { requireAdmin, requireScopes } from '../http/auth.ts'
+import { pageQuerySchema, problemSchema } from '../http/schemas.ts'
+import type { TypedRoutes } from '../http/type-provider.ts'
 import { eventForCaller } from '../records/index.ts'
 import type { AuthContext } from '../shared/auth-context.ts'
-import { problemSchema } from '../records/record.schemas.ts'
 import { Conflict, NotFound } from '../shared/errors.ts'
 import { uuidv7 } from '../shared/ids.ts'
 import type { SecretBox } from '../shared/secret-box.ts'
@@ -25,13 +26,12 @@ import {
   deliveryParams,
   deliveryQuerySchema,
   deliverySchema,
-  pageQuerySchema,
   patchWebhookBody,
   webhookPageSchema,
   webhookParams,
   webhookSchema,
 } from './webhook.schemas.ts'
-import { changeWebhook, createWebhook, type WebhookInput } from './webhook.service.ts'
+import { changeWebhook, createWebhook } from './webhook.service.ts'
 import { keysetPage } from '../http/keyset-page.ts'
 
 const tags = ['Webhooks']
@@ -50,12 +50,12 @@ function shownDeliveries<T extends { payload: unknown }>(auth: AuthContext, deli
   return deliveries.map((d) => ({ ...d, payload: eventForCaller(auth, d.payload as { type?: unknown }) }))
 }
 
-export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox }): Promise<void> {
+export async function webhookRoutes(fastify: FastifyInstance, opts: { box: SecretBox }): Promise<void> {
+  const app = fastify.withTypeProvider<TypedRoutes>()
   const deps = { db: app.db, config: app.config, box: opts.box }
   const wakeDispatchers = () => sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(app.db)
 
-  async function existing(request: FastifyRequest) {
-    const { id } = request.params as { id: string }
+  async function existing(request: FastifyRequest, id: string) {
     const webhook = await findWebhook(app.db, request.auth!.orgId, id)
     if (!webhook) throw new NotFound('Webhook')
     return webhook
@@ -68,7 +68,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
       onRequest: point,
     },
     async (request, reply) => {
-      const { webhook, secret } = await createWebhook(deps, request.auth!, request.body as Required<Pick<WebhookInput, 'url' | 'events'>>)
+      const { webhook, secret } = await createWebhook(deps, request.auth!, request.body)
       reply.header('location', `/api/v1/webhooks/${webhook.id}`)
       return reply.status(201).send({ ...webhook, secret })
     },
@@ -78,12 +78,16 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
     '/webhooks',
     { schema: { tags, summary: 'List the webhooks of the organization', description: 'Newest first; keyset-paged.', querystring: pageQuerySchema, response: { 200: webhookPageSchema, ...errors } }, onRequest: read },
     async (request) => {
-      const { limit = 50, cursor } = request.query as { limit?: number; cursor?: string }
+      const { limit = 50, cursor } = request.query
       return keysetPage(await listWebhooks(app.db, request.auth!.orgId, limit + 1, cursor), limit)
     },
   )
 
-  app.get('/webhooks/:id', { schema: { tags, summary: 'Get a webhook', params: webhookParams, response: { 200: webhookSchema, ...errors } }, onRequest: read }, existing)
+  app.get(
+    '/webhooks/:id',
+    { schema: { tags, summary: 'Get a webhook', params: webhookParams, response: { 200: webhookSchema, ...errors } }, onRequest: read },
+    async (request) => existing(request, request.params.id),
+  )
 
   app.patch(
     '/webhooks/:id',
@@ -99,7 +103,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
       onRequest: point,
     },
     async (request) => {
-      const { webhook, secret } = await changeWebhook(deps, request.auth!, (request.params as { id: string }).id, request.body as WebhookInput)
+      const { webhook, secret } = await changeWebhook(deps, request.auth!, request.params.id, request.body)
       return { ...webhook, secret }
     },
   )
@@ -108,7 +112,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
     '/webhooks/:id',
     { schema: { tags, summary: 'Delete a webhook and its delivery log', params: webhookParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: manage },
     async (request, reply) => {
-      if (!(await deleteWebhook(app.db, request.auth!.orgId, (request.params as { id: string }).id))) throw new NotFound('Webhook')
+      if (!(await deleteWebhook(app.db, request.auth!.orgId, request.params.id))) throw new NotFound('Webhook')
       return reply.status(204).send()
     },
   )
@@ -120,8 +124,8 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
       onRequest: read,
     },
     async (request) => {
-      const webhook = await existing(request)
-      const { limit = 50, cursor, status } = request.query as { limit?: number; cursor?: string; status?: string }
+      const webhook = await existing(request, request.params.id)
+      const { limit = 50, cursor, status } = request.query
       return keysetPage(shownDeliveries(request.auth!, await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: limit + 1, cursor, status })), limit)
     },
   )
@@ -133,9 +137,9 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
       onRequest: manage,
     },
     async (request, reply) => {
-      const webhook = await existing(request)
+      const webhook = await existing(request, request.params.id)
       if (webhook.status !== 'active') throw new Conflict('The webhook is disabled; enable it first.')
-      const deliveryId = (request.params as { delivery_id: string }).delivery_id
+      const deliveryId = request.params.delivery_id
       const result = await requeueDelivery(app.db, request.auth!.orgId, webhook.id, deliveryId, new Date())
       if (result === 'missing') throw new NotFound('Delivery')
       if (result === 'pending') throw new Conflict('This delivery is already waiting to be sent.')
@@ -152,7 +156,7 @@ export async function webhookRoutes(app: FastifyInstance, opts: { box: SecretBox
       onRequest: manage,
     },
     async (request, reply) => {
-      const webhook = await existing(request)
+      const webhook = await existing(request, request.params.id)
       if (webhook.status !== 'active') throw new Conflict('The webhook is disabled; enable it first.')
       const at = new Date()
       const eventId = uuidv7(at)

@@ -1,5 +1,8 @@
-/** Route schemas of the webhook API: the single source of its validation and its OpenAPI. */
-import { cursorSchema, limitSchema, uuidSchema } from '../records/record.schemas.ts'
+/**
+ * Route schemas of the webhook API: the single source of its validation and its OpenAPI. Request
+ * schemas are `as const`: the routes take their types from them.
+ */
+import { cursorSchema, limitSchema, pageSchemaOf, uuidSchema } from '../http/schemas.ts'
 import { EVENT_NAMES } from './webhook-events.ts'
 
 type Schema = Record<string, unknown>
@@ -42,28 +45,28 @@ const eventsProperty = {
   maxItems: EVENT_NAMES.length,
   items: { type: 'string', minLength: 1, maxLength: 100 },
   description: `Event names to receive: ${EVENT_NAMES.join(', ')}.`,
-}
+} as const
 const secretProperty = {
   type: 'string',
   minLength: 1,
   maxLength: 256,
   description: 'Signing secret: a Standard Webhooks secret (whsec_ + base64 of 24-64 bytes) or any string of 16+ characters, whose UTF-8 bytes are the key.',
-}
+} as const
 const common = {
   url: { type: 'string', minLength: 1, maxLength: 2048, description: 'Absolute https URL (http only where the operator allows it), no user name or fragment.' },
   events: eventsProperty,
   description: { type: ['string', 'null'], maxLength: 500 },
   generate_secret: { type: 'boolean', description: 'Let the service generate a secret; it is returned once, in this response.' },
-}
+} as const
 
-export const createWebhookBody: Schema = {
+export const createWebhookBody = {
   type: 'object',
   additionalProperties: false,
   required: ['url', 'events'],
   properties: { ...common, secret: secretProperty },
-}
+} as const
 
-export const patchWebhookBody: Schema = {
+export const patchWebhookBody = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
@@ -72,25 +75,15 @@ export const patchWebhookBody: Schema = {
     secret: { ...secretProperty, type: ['string', 'null'], description: `${secretProperty.description} null stops signing.` },
     status: { type: 'string', enum: ['active', 'disabled'], description: 'active re-enables a disabled endpoint; disabled pauses it.' },
   },
-}
+} as const
 
-export const webhookPageSchema: Schema = {
-  type: 'object',
-  properties: { data: { type: 'array', items: webhookSchema }, next_cursor: { type: ['string', 'null'] }, has_more: { type: 'boolean' } },
-  required: ['data', 'next_cursor', 'has_more'],
-}
+export const webhookPageSchema = pageSchemaOf(webhookSchema)
 
-export const pageQuerySchema: Schema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { limit: limitSchema, cursor: cursorSchema },
-}
-
-export const deliveryQuerySchema: Schema = {
+export const deliveryQuerySchema = {
   type: 'object',
   additionalProperties: false,
   properties: { limit: limitSchema, cursor: cursorSchema, status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] } },
-}
+} as const
 
 export const deliverySchema: Schema = {
   type: 'object',
@@ -123,16 +116,12 @@ export const deliverySchema: Schema = {
   },
 }
 
-export const deliveryPageSchema: Schema = {
-  type: 'object',
-  properties: { data: { type: 'array', items: deliverySchema }, next_cursor: { type: ['string', 'null'] }, has_more: { type: 'boolean' } },
-  required: ['data', 'next_cursor', 'has_more'],
-}
+export const deliveryPageSchema = pageSchemaOf(deliverySchema)
 
-export const webhookParams: Schema = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: uuidSchema } }
-export const deliveryParams: Schema = {
+export const webhookParams = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: uuidSchema } } as const
+export const deliveryParams = {
   type: 'object',
   additionalProperties: false,
   required: ['id', 'delivery_id'],
   properties: { id: uuidSchema, delivery_id: uuidSchema },
-}
+} as const

@@ -17,6 +17,7 @@ const WIZARD = '/app/migration'
 export async function connectCallbackRoutes(app: FastifyInstance, opts: { wake(): void; now(): Date }): Promise<void> {
   app.get(CONNECT_CALLBACK_PATH, { schema: { hide: true } }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
+    // No route schema: every refusal lands on the wizard with the reason, not on a JSON problem.
     const q = request.query as Record<string, string | undefined>
     const back = (message: string) => reply.redirect(`${WIZARD}?connect_error=${encodeURIComponent(message)}`, 303)
     const token = request.cookies[SESSION_COOKIE]

@@ -69,6 +69,8 @@ export async function authorizeRoutes(app: FastifyInstance, opts: { clock: Clock
     return token ? findSession(app.db, token) : null
   }
 
+  // No route schemas: a bad parameter is answered by the OAuth checks, with an error page or a
+  // redirect (RFC 6749 §4.1.2.1), not a 400 problem; they read the raw parameters.
   app.get('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
     const ctx = await check(request, request.query as Record<string, unknown>, reply)
     if (!ctx) return reply

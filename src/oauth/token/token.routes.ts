@@ -17,7 +17,10 @@ export function sendOAuthError(reply: FastifyReply, err: OAuthError) {
   return reply.status(err.status).headers({ 'cache-control': 'no-store', pragma: 'no-cache', ...err.headers }).type('application/json').send(JSON.stringify(err.toJSON()))
 }
 
-/** Reads a form body: form-encoded only, each parameter once and of bounded size (RFC 6749 §3.2). */
+/**
+ * Reads a form body: form-encoded only, each parameter once and of bounded size (RFC 6749 §3.2).
+ * Checked here, not by a route schema: errors are OAuth's JSON (RFC 6749 §5.2), not problems.
+ */
 export function readForm(request: FastifyRequest): Record<string, string> {
   const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
   if (type !== 'application/x-www-form-urlencoded') throw new InvalidRequest('The body must be application/x-www-form-urlencoded.')

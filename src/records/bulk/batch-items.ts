@@ -11,7 +11,8 @@ import { ValidationFailed, type FieldError } from '../../shared/errors.ts'
 import type { RecordKind } from '../record-kind.ts'
 import type { RowValues } from '../record.repository.ts'
 import { rulesFor } from '../record-rules.ts'
-import { createBodySchema, patchBodySchema, uuidSchema } from '../record.schemas.ts'
+import { uuidSchema } from '../../http/schemas.ts'
+import { createBodySchema, patchBodySchema } from '../record.schemas.ts'
 import { toRowValues } from '../record.service.ts'
 
 export const BATCH_OPERATIONS = ['create', 'update', 'upsert', 'delete'] as const
