@@ -65,6 +65,27 @@ describe.each(await targets())('answers as the scopes allow on %s', (target) => 
     }
   })
 
+  it.each(SCOPE_SETS)('batch writes and upserts by src_id answer as GET with %s', async (scope) => {
+    const token = tokens[scope]
+    for (const kind of topLevelKinds) {
+      const path = `/api/v1/${kindsByName[kind].path}`
+      const body = { ...minimalBodies[kind], ...PATCHES[kind] }
+      const created = await api(h.app, token, { method: 'POST', url: `${path}/batch`, payload: { operation: 'create', records: [body, body] } })
+      expect(created.statusCode, created.body).toBe(200)
+      for (const record of json(created).data) await expectAnswerAsGet(token, `${path}/${record.id}`, record, `${scope} batch create ${kind}`)
+      const ids = json(created).data.map((r: { id: string }) => r.id)
+      const updated = await api(h.app, token, { method: 'POST', url: `${path}/batch`, payload: { operation: 'update', records: ids.map((id: string) => ({ id, ...PATCHES[kind] })) } })
+      expect(updated.statusCode, updated.body).toBe(200)
+      for (const record of json(updated).data) await expectAnswerAsGet(token, `${path}/${record.id}`, record, `${scope} batch update ${kind}`)
+      const srcId = `scope-${scope}-${kind}`.replace(/[^a-z0-9-]/gi, '-')
+      for (const status of [201, 200]) {
+        const upserted = await api(h.app, token, { method: 'PUT', url: `${path}/by-src-id/${srcId}`, payload: body })
+        expect(upserted.statusCode, upserted.body).toBe(status)
+        await expectAnswerAsGet(token, `${path}/${json(upserted).id}`, json(upserted), `${scope} upsert ${kind}`)
+      }
+    }
+  })
+
   it('hides amounts and unreadable kinds in writes, concretely', async () => {
     const opp = await createVia(admin, 'opportunity', { amount: 75000 })
     const product = await createVia(admin, 'product', { unit_price: 12 })
