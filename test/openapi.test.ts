@@ -31,7 +31,8 @@ describe('OpenAPI document and reference', () => {
     const list = doc.paths['/api/v1/opportunities'].get
     const limit = list.parameters.find((p: any) => p.name === 'limit')
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 200, default: 50 })
-    expect(list.responses['200'].content['application/json'].schema.properties).toHaveProperty('next_cursor')
+    expect(list.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OpportunityPage' })
+    expect(doc.components.schemas.OpportunityPage.properties).toHaveProperty('next_cursor')
     // Pages and health are not part of the API document.
     expect(doc.paths['/sign-in']).toBeUndefined()
   })
@@ -55,6 +56,68 @@ describe('OpenAPI document and reference', () => {
       }
     }
     expect(writes).toBeGreaterThan(30)
+  })
+
+  it('names every body and answer in components/schemas and refers to them by $ref', async () => {
+    const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json()
+    const schemas = doc.components.schemas
+    for (const name of ['Account', 'AccountCreate', 'AccountUpdate', 'AccountPage', 'AccountBatch', 'AccountWritten', 'CaseComment', 'Problem', 'Webhook', 'Migration']) {
+      expect(schemas, name).toHaveProperty(name)
+    }
+    expect(schemas.AccountPage.properties.data.items).toEqual({ $ref: '#/components/schemas/Account' })
+    const accounts = doc.paths['/api/v1/accounts']
+    expect(accounts.post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AccountCreate' })
+    expect(accounts.get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AccountPage' })
+    expect(doc.paths['/api/v1/accounts/{id}'].patch.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AccountUpdate' })
+    expect(doc.paths['/api/v1/accounts/batch'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/AccountBatch' })
+    const refs = new Set<string>()
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        const bodies = [operation.requestBody, ...Object.values<any>(operation.responses)]
+        for (const { content } of bodies.filter(Boolean)) {
+          for (const [type, media] of Object.entries<any>(content ?? {})) {
+            if (!type.includes('json')) continue
+            expect(media.schema, `${method} ${path} ${type}`).toHaveProperty('$ref')
+            refs.add(media.schema.$ref)
+          }
+        }
+      }
+    }
+    for (const ref of refs) expect(schemas[ref.replace('#/components/schemas/', '')], ref).toBeDefined()
+    // Components hold no schema twice: a record appears inside its page by reference.
+    expect(JSON.stringify(schemas.AccountPage)).not.toContain('billing_city')
+  })
+
+  it('gives every operation a unique operationId that reads as a method name', async () => {
+    const doc = (await app.inject({ url: '/api/v1/openapi.json' })).json()
+    const ids: string[] = []
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        expect(operation.operationId, `${method} ${path}`).toMatch(/^[a-z]+(?:[A-Z][a-z]*)+$/)
+        ids.push(operation.operationId)
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'listAccounts',
+        'getAccount',
+        'createAccount',
+        'updateAccount',
+        'deleteAccount',
+        'batchAccounts',
+        'upsertAccountBySrcId',
+        'listOpportunities',
+        'convertLead',
+        'escalateCase',
+        'listCaseComments',
+        'createCaseComment',
+        'batchCaseComments',
+        'listWebhooks',
+        'getMigration',
+      ]),
+    )
+    expect(doc.paths['/api/v1/case-comments/{id}'].get.operationId).toBe('getCaseComment')
   })
 
   it('serves a browsable reference at /docs', async () => {

@@ -12,6 +12,7 @@ export const uuidSchema = { type: 'string', format: 'uuid', pattern: UUID_PATTER
 
 /** RFC 9457 problem details, the answer of every 4xx and 5xx under /api/v1. */
 export const problemSchema = {
+  title: 'Problem',
   type: 'object',
   description: 'RFC 9457 problem details',
   properties: {
@@ -20,7 +21,14 @@ export const problemSchema = {
     status: { type: 'integer' },
     detail: { type: 'string' },
     code: { type: 'string' },
-    errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['field', 'message'],
+        properties: { field: { type: 'string' }, message: { type: 'string' }, index: { type: 'integer', description: 'A batch: the position of the failing item in `records`.' } },
+      },
+    },
   },
   required: ['type', 'title', 'status', 'detail', 'code'],
 } as const
@@ -39,9 +47,10 @@ export const pageQuerySchema = {
   properties: { limit: limitSchema, cursor: cursorSchema },
 } as const
 
-/** A keyset page of `items` (keyset-page.ts builds it). */
-export function pageSchemaOf(items: Record<string, unknown>): Record<string, unknown> {
+/** A keyset page of `items` (keyset-page.ts builds it), named `title` in the OpenAPI document. */
+export function pageSchemaOf(items: Record<string, unknown>, title: string): Record<string, unknown> {
   return {
+    title,
     type: 'object',
     properties: { data: { type: 'array', items }, next_cursor: { type: ['string', 'null'] }, has_more: { type: 'boolean' } },
     required: ['data', 'next_cursor', 'has_more'],

@@ -26,6 +26,7 @@ export async function migrationEventRoutes(fastify: FastifyInstance): Promise<vo
     {
       schema: {
         tags: ['Migration'],
+        operationId: 'streamMigrationEvents',
         summary: 'Live progress (Server-Sent Events)',
         description:
           'A text/event-stream of `migration` events, each carrying the whole migration (as GET /migration/{id}) whenever it changes; `end` when it has ended. ' +

@@ -74,6 +74,7 @@ export async function migrationRoutes(fastify: FastifyInstance, opts: MigrationR
     {
       schema: {
         tags,
+        operationId: 'analyzeMigrationSource',
         summary: 'Start a migration by analyzing a source platform instance',
         description: 'Answers at once with the migration in `analyzing`; the analysis runs in the background (poll GET /migration/{id} or follow /events). An unreachable or private instance URL, or a refused token, ends in `failed` with the reason.',
         body: analyzeBody,
@@ -119,6 +120,7 @@ export async function migrationRoutes(fastify: FastifyInstance, opts: MigrationR
     {
       schema: {
         tags,
+        operationId: 'connectMigrationSource',
         summary: 'Connect to the source platform through its OAuth consent',
         description: 'Answers the URL of the source platform\'s consent page for the chosen environment. After consent the browser returns to Cairn, which creates the migration and starts its analysis. Needs the operator settings SOURCE_CLIENT_ID and SOURCE_CLIENT_SECRET.',
         body: connectBody,
@@ -134,7 +136,7 @@ export async function migrationRoutes(fastify: FastifyInstance, opts: MigrationR
 
   app.get(
     '/migrations',
-    { schema: { tags, summary: 'List the migrations of the organization', description: 'Newest first; keyset-paged.', querystring: pageQuerySchema, response: { 200: migrationPageSchema, ...errors } }, onRequest: read },
+    { schema: { tags, operationId: 'listMigrations', summary: 'List the migrations of the organization', description: 'Newest first; keyset-paged.', querystring: pageQuerySchema, response: { 200: migrationPageSchema, ...errors } }, onRequest: read },
     async (request) => {
       const { limit = 50, cursor } = request.query
       const { data, has_more, next_cursor } = keysetPage(await listMigrations(app.db, request.auth!.orgId, limit, cursor), limit)
@@ -145,14 +147,14 @@ export async function migrationRoutes(fastify: FastifyInstance, opts: MigrationR
 
   app.get(
     '/migration/:id',
-    { schema: { tags, summary: 'Read a migration: state, configuration, progress per object, validation', params: migrationParams, response: { 200: migrationSchema, ...errors } }, onRequest: read },
+    { schema: { tags, operationId: 'getMigration', summary: 'Read a migration: state, configuration, progress per object, validation', params: migrationParams, response: { 200: migrationSchema, ...errors } }, onRequest: read },
     async (request) => view(request.auth!.orgId, request.params.id),
   )
 
   app.get(
     '/migration/:id/report',
     {
-      schema: { tags, summary: 'The analysis report', description: 'Available once the migration is analyzed (404 before).', params: migrationParams, querystring: reportQuerySchema, response: { 200: reportSchema, ...errors } },
+      schema: { tags, operationId: 'getMigrationReport', summary: 'The analysis report', description: 'Available once the migration is analyzed (404 before).', params: migrationParams, querystring: reportQuerySchema, response: { 200: reportSchema, ...errors } },
       onRequest: read,
     },
     async (request, reply) => {
@@ -168,6 +170,7 @@ export async function migrationRoutes(fastify: FastifyInstance, opts: MigrationR
     {
       schema: {
         tags,
+        operationId: 'saveMigrationConfig',
         summary: 'Save the configuration (Configure step)',
         description: 'Validated against the analysis; every problem is listed with the path of the setting. May be saved again until the run starts.',
         params: migrationParams,
@@ -188,6 +191,7 @@ export async function migrationRoutes(fastify: FastifyInstance, opts: MigrationR
     {
       schema: {
         tags,
+        operationId: 'runMigration',
         summary: 'Start the import in the background',
         description: 'Answers at once (202) with the migration in `running`. A phased run (phasing accounts_contacts_first) imports accounts and contacts; run it again for the rest. 409 when the migration is not ready to run, or while another migration of the organization is running or paused (one import per organization at a time).',
         body: runBody,
@@ -205,7 +209,7 @@ export async function migrationRoutes(fastify: FastifyInstance, opts: MigrationR
   app.post(
     '/migration/:id/cancel',
     {
-      schema: { tags, summary: 'Cancel an analysis or a run', description: 'Work under way stops after the page it is writing; records imported until then are kept.', params: migrationParams, response: { 202: migrationSchema, ...errors, 409: problemSchema } },
+      schema: { tags, operationId: 'cancelMigration', summary: 'Cancel an analysis or a run', description: 'Work under way stops after the page it is writing; records imported until then are kept.', params: migrationParams, response: { 202: migrationSchema, ...errors, 409: problemSchema } },
       onRequest: change,
     },
     async (request, reply) => {
@@ -220,6 +224,7 @@ export async function migrationRoutes(fastify: FastifyInstance, opts: MigrationR
     {
       schema: {
         tags,
+        operationId: 'listMigrationIssues',
         summary: 'Records that failed, were skipped, or were imported with a warning',
         description: 'Each with its reason and (for failed and skipped records) the source data; oldest first, keyset-paged; filter by kind and object.',
         params: migrationParams,
@@ -240,7 +245,7 @@ export async function migrationRoutes(fastify: FastifyInstance, opts: MigrationR
   app.get(
     '/migration/:id/issues.csv',
     {
-      schema: { tags, summary: 'Download every issue as CSV', description: 'Columns: object, src_id, kind, code, field, reason, source_data (JSON), created_at.', params: migrationParams, querystring: issueExportQuerySchema },
+      schema: { tags, operationId: 'exportMigrationIssues', summary: 'Download every issue as CSV', description: 'Columns: object, src_id, kind, code, field, reason, source_data (JSON), created_at.', params: migrationParams, querystring: issueExportQuerySchema },
       onRequest: read,
     },
     async (request, reply) => {

@@ -15,6 +15,7 @@ const open = (description: string): Schema => ({ type: 'object', additionalPrope
 export const migrationParams = { type: 'object', properties: { id: uuidSchema }, required: ['id'] } as const
 
 export const analyzeBody = {
+  title: 'MigrationSource',
   type: 'object',
   additionalProperties: false,
   required: ['src_instance_url', 'src_access_token'],
@@ -27,6 +28,7 @@ export const analyzeBody = {
 } as const
 
 export const connectBody = {
+  title: 'MigrationConnect',
   type: 'object',
   additionalProperties: false,
   required: ['environment'],
@@ -34,12 +36,14 @@ export const connectBody = {
 } as const
 
 export const connectResponse: Schema = {
+  title: 'MigrationConsent',
   type: 'object',
   properties: { authorize_url: { type: 'string', description: 'Send the browser here: the source platform\'s consent page. It returns to Cairn, which starts the analysis.' } },
   required: ['authorize_url'],
 }
 
 export const runBody = {
+  title: 'MigrationRun',
   type: 'object',
   additionalProperties: false,
   required: ['migration_id'],
@@ -63,6 +67,7 @@ const dedupRule = <const MatchBy extends readonly string[]>(matchBy: MatchBy) =>
   }) as const
 
 export const configSchema = {
+  title: 'MigrationConfig',
   type: 'object',
   additionalProperties: false,
   required: ['objects', 'field_overrides', 'relationships', 'dedup', 'phasing', 'emit_webhooks'],
@@ -95,6 +100,7 @@ export const configSchema = {
 } as const
 
 const progressSchema: Schema = {
+  title: 'MigrationProgress',
   type: 'object',
   properties: {
     object: { type: 'string' },
@@ -121,6 +127,7 @@ const validationRowSchema: Schema = {
 }
 
 export const migrationSchema: Schema = {
+  title: 'Migration',
   type: 'object',
   properties: {
     id: { type: 'string', format: 'uuid' },
@@ -146,9 +153,9 @@ export const migrationSchema: Schema = {
   required: ['id', 'status', 'status_reason', 'src_instance_url', 'created_at', 'updated_at', 'progress', 'totals'],
 }
 
-export const migrationPageSchema = pageSchemaOf(migrationSchema)
+export const migrationPageSchema = pageSchemaOf(migrationSchema, 'MigrationPage')
 
-export const reportSchema: Schema = open('The analysis report: inventory with field mappings and compatibility, automation, risks, readiness, timeline, owners, duplicates, phases.')
+export const reportSchema: Schema = { title: 'MigrationReport', ...open('The analysis report: inventory with field mappings and compatibility, automation, risks, readiness, timeline, owners, duplicates, phases.') }
 
 export const reportQuerySchema = {
   type: 'object',
@@ -174,6 +181,7 @@ export const issueExportQuerySchema = {
 } as const
 
 const issueSchema: Schema = {
+  title: 'MigrationIssue',
   type: 'object',
   properties: {
     id: { type: 'string', format: 'uuid' },
@@ -188,4 +196,4 @@ const issueSchema: Schema = {
   },
 }
 
-export const issuePageSchema = pageSchemaOf(issueSchema)
+export const issuePageSchema = pageSchemaOf(issueSchema, 'MigrationIssuePage')

@@ -13,6 +13,7 @@ import { revokeClientAccess } from './client.repository.ts'
 import { SUPPORTED_SCOPES } from './oauth.defaults.ts'
 
 const clientSchema = {
+  title: 'ApiClient',
   type: 'object',
   properties: {
     client_id: { type: 'string' },
@@ -26,6 +27,7 @@ const clientSchema = {
     revoked_at: { type: ['string', 'null'] },
     status: { type: 'string', enum: ['active', 'revoked'] },
   },
+  required: ['client_id', 'name', 'redirect_uris', 'scopes', 'registration', 'origin', 'created_at', 'last_used_at', 'revoked_at', 'status'],
 }
 
 export async function settingsRoutes(fastify: FastifyInstance, opts: { clock: Clock }): Promise<void> {
@@ -39,16 +41,18 @@ export async function settingsRoutes(fastify: FastifyInstance, opts: { clock: Cl
   ]
   app.get(
     '/settings/api-clients',
-    { schema: { tags, summary: 'List the OAuth clients of the organization (admins)', response: { 200: { type: 'object', properties: { data: { type: 'array', items: clientSchema } } }, 403: problemSchema } }, onRequest: sessionAdmin },
+    { schema: { operationId: 'listApiClients', tags, summary: 'List the OAuth clients of the organization (admins)', response: { 200: { title: 'ApiClientList', type: 'object', properties: { data: { type: 'array', items: clientSchema } }, required: ['data'] }, 403: problemSchema } }, onRequest: sessionAdmin },
     async (request) => ({ data: await listOrgClients(app.db, request.auth!.orgId) }),
   )
   app.post(
     '/settings/api-clients',
     {
       schema: {
+        operationId: 'createApiClient',
         tags,
         summary: 'Create an OAuth client; the secret is in this response only',
         body: {
+          title: 'ApiClientCreate',
           type: 'object',
           additionalProperties: false,
           required: ['name', 'redirect_uris', 'scopes'],
@@ -60,8 +64,10 @@ export async function settingsRoutes(fastify: FastifyInstance, opts: { clock: Cl
         },
         response: {
           201: {
+            title: 'ApiClientCreated',
             type: 'object',
             properties: { client_id: { type: 'string' }, client_secret: { type: 'string' }, name: { type: 'string' }, redirect_uris: { type: 'array', items: { type: 'string' } }, scopes: { type: 'array', items: { type: 'string' } } },
+            required: ['client_id', 'client_secret', 'name', 'redirect_uris', 'scopes'],
           },
           400: problemSchema,
           403: problemSchema,
@@ -79,6 +85,7 @@ export async function settingsRoutes(fastify: FastifyInstance, opts: { clock: Cl
     '/settings/api-clients/:client_id',
     {
       schema: {
+        operationId: 'revokeApiClient',
         tags,
         summary: 'Revoke a client: every token it holds in this organization stops working at once',
         params: { type: 'object', properties: { client_id: { type: 'string', minLength: 1, maxLength: 2048 } }, required: ['client_id'] },

@@ -7,20 +7,22 @@ import { findSession, switchSessionOrganization } from './session.service.ts'
 import { findUserById, listMembershipsOfUser } from './org.repository.ts'
 
 const meSchema = {
+  title: 'Me',
   type: 'object',
   properties: {
-    user: { type: ['object', 'null'], properties: { id: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' } } },
-    organization: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
+    user: { type: ['object', 'null'], properties: { id: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' } }, required: ['id', 'email', 'name'] },
+    organization: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } }, required: ['id', 'name'] },
     role: { type: 'string', enum: ['admin', 'member'] },
     scopes: { type: 'array', items: { type: 'string' } },
-    organizations: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } } } },
+    organizations: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } }, required: ['id', 'name', 'role'] } },
     csrf_token: { type: ['string', 'null'], description: 'Send as x-csrf-token with every change made with the session cookie.' },
   },
+  required: ['user', 'organization', 'role', 'scopes', 'organizations', 'csrf_token'],
 }
 
 export async function meRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypedRoutes>()
-  app.get('/me', { schema: { tags: ['Me'], summary: 'The caller: user, active organization and role', response: { 200: meSchema, 401: problemSchema } } }, async (request) => {
+  app.get('/me', { schema: { operationId: 'getMe', tags: ['Me'], summary: 'The caller: user, active organization and role', response: { 200: meSchema, 401: problemSchema } } }, async (request) => {
     const auth = request.auth!
     const user = auth.userId ? await findUserById(app.db, auth.userId) : null
     const orgs = auth.userId ? await listMembershipsOfUser(app.db, auth.userId) : []
@@ -41,9 +43,10 @@ export async function meRoutes(fastify: FastifyInstance): Promise<void> {
     '/me/active-organization',
     {
       schema: {
+        operationId: 'switchOrganization',
         tags: ['Me'],
         summary: 'Switch the session to another organization of the signed-in person',
-        body: { type: 'object', additionalProperties: false, required: ['organization_id'], properties: { organization_id: uuidSchema } },
+        body: { title: 'ActiveOrganization', type: 'object', additionalProperties: false, required: ['organization_id'], properties: { organization_id: uuidSchema } },
         response: { 204: { type: 'null' }, 403: problemSchema, 404: problemSchema },
       },
     },

@@ -12,12 +12,13 @@ import type { RecordKind } from './record-kind.ts'
 import { kindsByName, recordKinds } from './kinds/index.ts'
 import { BATCH_OPERATIONS, batchItemSchema, MAX_BATCH_RECORDS, type BatchOperation } from './bulk/batch-items.ts'
 import { writeBatch, type BatchResult } from './bulk/batch-write.ts'
-import { createBodySchema, MAX_SRC_ID, writtenRecordSchema } from './record.schemas.ts'
+import { createBodySchema, MAX_SRC_ID, pluralName, schemaName, writtenRecordSchema } from './record.schemas.ts'
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema, 409: problemSchema }
 
 function batchBodySchema(kind: RecordKind) {
   return {
+    title: `${schemaName(kind)}Batch`,
     type: 'object',
     additionalProperties: false,
     required: ['operation', 'records'],
@@ -38,6 +39,7 @@ function batchBodySchema(kind: RecordKind) {
 
 function batchAnswerSchema(kind: RecordKind) {
   return {
+    title: `${schemaName(kind)}BatchResult`,
     type: 'object',
     required: ['data'],
     properties: { data: { type: 'array', items: { anyOf: [writtenRecordSchema(kind), { type: 'string', format: 'uuid' }] }, description: 'The written records in input order (delete: their ids).' } },
@@ -59,7 +61,7 @@ function registerKindBatch(fastify: FastifyInstance, kind: RecordKind): void {
   app.post(
     `/${kind.path}/batch`,
     {
-      schema: { tags, summary: `Create, change, upsert or delete up to ${MAX_BATCH_RECORDS} ${kind.labelPlural.toLowerCase()}`, description: batchDescription, body: batchBodySchema(kind), response: { 200: batchAnswerSchema(kind), ...errors } },
+      schema: { operationId: `batch${pluralName(kind)}`, tags, summary: `Create, change, upsert or delete up to ${MAX_BATCH_RECORDS} ${kind.labelPlural.toLowerCase()}`, description: batchDescription, body: batchBodySchema(kind), response: { 200: batchAnswerSchema(kind), ...errors } },
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {
@@ -71,6 +73,7 @@ function registerKindBatch(fastify: FastifyInstance, kind: RecordKind): void {
     `/${kind.path}/by-src-id/:src_id`,
     {
       schema: {
+        operationId: `upsert${schemaName(kind)}BySrcId`,
         tags,
         summary: `Create or update the ${kind.label.toLowerCase()} with this src_id`,
         description: 'Upsert by the source id: 201 with the new record, or 200 with the record changed (only the fields sent change). Concurrent calls with one src_id write one record.',
@@ -100,7 +103,7 @@ function registerCommentBatch(fastify: FastifyInstance): void {
   app.post(
     '/cases/:id/comments/batch',
     {
-      schema: { tags: [comment.labelPlural], summary: `Add, change or delete up to ${MAX_BATCH_RECORDS} comments of a case`, description: batchDescription, params: idParamsSchema, body: batchBodySchema(comment), response: { 200: batchAnswerSchema(comment), ...errors } },
+      schema: { operationId: 'batchCaseComments', tags: [comment.labelPlural], summary: `Add, change or delete up to ${MAX_BATCH_RECORDS} comments of a case`, description: batchDescription, params: idParamsSchema, body: batchBodySchema(comment), response: { 200: batchAnswerSchema(comment), ...errors } },
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {

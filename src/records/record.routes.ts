@@ -12,7 +12,7 @@ import type { RecordKind } from './record-kind.ts'
 import { kindsByName, recordKinds } from './kinds/index.ts'
 import { listOptionsFrom } from './record-query.ts'
 import { batchRoutes } from './batch.routes.ts'
-import { createBodySchema, listQuerySchema, pageSchema, patchBodySchema, recordSchema, writtenRecordSchema } from './record.schemas.ts'
+import { createBodySchema, listQuerySchema, pageSchema, patchBodySchema, pluralName, recordSchema, schemaName, writtenRecordSchema } from './record.schemas.ts'
 import { getRecord, listRecords } from './record.service.ts'
 import { addCaseComment, createWithEvents, deleteWithEvents, updateWithEvents } from './record-writes.ts'
 import { readScopes } from './record-access.ts'
@@ -36,12 +36,13 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
   const one = recordSchema(kind)
   const writtenSchema = writtenRecordSchema(kind)
   const base = `/${kind.path}`
+  const name = schemaName(kind)
 
   if (kind.name !== 'case_comment') {
     app.get(
       base,
       {
-        schema: { tags, summary: `List ${kind.labelPlural.toLowerCase()}`, description: 'Newest first; keyset-paged.', querystring: listQuerySchema(kind), response: { 200: pageSchema(kind), ...errors } },
+        schema: { operationId: `list${pluralName(kind)}`, tags, summary: `List ${kind.labelPlural.toLowerCase()}`, description: 'Newest first; keyset-paged.', querystring: listQuerySchema(kind), response: { 200: pageSchema(kind), ...errors } },
         onRequest: requireScopes(...readScopes(kind)),
       },
       async (request, reply) => {
@@ -52,7 +53,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
     app.post(
       base,
       {
-        schema: { tags, summary: `Create a ${kind.label.toLowerCase()}`, body: createBodySchema(kind), response: { 201: writtenSchema, ...errors, 409: problemSchema } },
+        schema: { operationId: `create${name}`, tags, summary: `Create a ${kind.label.toLowerCase()}`, body: createBodySchema(kind), response: { 201: writtenSchema, ...errors, 409: problemSchema } },
         onRequest: requireScopes(...WRITE),
       },
       async (request, reply) => {
@@ -65,7 +66,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
 
   app.get(
     `${base}/:id`,
-    { schema: { tags, summary: `Get a ${kind.label.toLowerCase()}`, params: idParamsSchema, response: { 200: one, ...errors } }, onRequest: requireScopes(...readScopes(kind)) },
+    { schema: { operationId: `get${name}`, tags, summary: `Get a ${kind.label.toLowerCase()}`, params: idParamsSchema, response: { 200: one, ...errors } }, onRequest: requireScopes(...readScopes(kind)) },
     async (request, reply) => {
       const json = await getRecord(app.db, request.auth!, kind, request.params.id)
       if (!json) throw new NotFound(kind.label)
@@ -75,7 +76,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
   app.patch(
     `${base}/:id`,
     {
-      schema: { tags, summary: `Change a ${kind.label.toLowerCase()}`, description: 'Only the fields sent change; null clears a field.', params: idParamsSchema, body: patchBodySchema(kind), response: { 200: writtenSchema, ...errors, 409: problemSchema } },
+      schema: { operationId: `update${name}`, tags, summary: `Change a ${kind.label.toLowerCase()}`, description: 'Only the fields sent change; null clears a field.', params: idParamsSchema, body: patchBodySchema(kind), response: { 200: writtenSchema, ...errors, 409: problemSchema } },
       onRequest: requireScopes(...WRITE),
     },
     async (request, reply) => {
@@ -86,7 +87,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
   )
   app.delete(
     `${base}/:id`,
-    { schema: { tags, summary: `Delete a ${kind.label.toLowerCase()}`, params: idParamsSchema, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: requireScopes(...WRITE) },
+    { schema: { operationId: `delete${name}`, tags, summary: `Delete a ${kind.label.toLowerCase()}`, params: idParamsSchema, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: requireScopes(...WRITE) },
     async (request, reply) => {
       if (!(await deleteWithEvents(app.db, request.auth!, kind, request.params.id))) throw new NotFound(kind.label)
       return reply.status(204).send()
@@ -102,7 +103,7 @@ function registerCommentRoutes(fastify: FastifyInstance): void {
   app.get(
     '/cases/:id/comments',
     {
-      schema: { tags, summary: 'List the comments of a case', description: 'Oldest first (thread order); keyset-paged.', params: idParamsSchema, querystring: listQuerySchema(comment), response: { 200: pageSchema(comment), ...errors } },
+      schema: { operationId: 'listCaseComments', tags, summary: 'List the comments of a case', description: 'Oldest first (thread order); keyset-paged.', params: idParamsSchema, querystring: listQuerySchema(comment), response: { 200: pageSchema(comment), ...errors } },
       onRequest: requireScopes('crm:read'),
     },
     async (request, reply) => {
@@ -116,7 +117,7 @@ function registerCommentRoutes(fastify: FastifyInstance): void {
   app.post(
     '/cases/:id/comments',
     {
-      schema: { tags, summary: 'Add a comment to a case', params: idParamsSchema, body: createBodySchema(comment), response: { 201: writtenRecordSchema(comment), ...errors } },
+      schema: { operationId: 'createCaseComment', tags, summary: 'Add a comment to a case', params: idParamsSchema, body: createBodySchema(comment), response: { 201: writtenRecordSchema(comment), ...errors } },
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {

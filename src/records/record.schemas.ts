@@ -87,12 +87,26 @@ function writableFields(kind: RecordKind): FieldDef[] {
   return kind.fields.filter((f) => !f.readOnly)
 }
 
+/**
+ * A kind's name in the OpenAPI document (`case_comment` -> `CaseComment`): its schemas carry it as
+ * their `title`, which names them in components/schemas (http/openapi-components.ts).
+ */
+export function schemaName(kind: RecordKind): string {
+  return kind.name.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase())
+}
+
+/** A kind's plural in operation ids: `Case comments` -> `CaseComments`. */
+export function pluralName(kind: RecordKind): string {
+  return kind.labelPlural.replace(/(^|\s+)([a-zA-Z])/g, (_m, _s, c: string) => c.toUpperCase())
+}
+
 export function createBodySchema(kind: RecordKind): KindObjectSchema {
   const properties: Record<string, Schema> = {}
   for (const f of writableFields(kind)) properties[f.name] = describe(f, f.required ? valueSchema(f) : nullable(valueSchema(f)))
   properties.src_id = srcIdSchema
   properties.custom_fields = customFieldsSchema
   return {
+    title: `${schemaName(kind)}Create`,
     type: 'object',
     additionalProperties: false,
     required: writableFields(kind).filter((f) => f.required).map((f) => f.name),
@@ -102,7 +116,7 @@ export function createBodySchema(kind: RecordKind): KindObjectSchema {
 
 export function patchBodySchema(kind: RecordKind): KindObjectSchema {
   const create = createBodySchema(kind)
-  return { type: 'object', additionalProperties: false, minProperties: 1, properties: create.properties }
+  return { title: `${schemaName(kind)}Update`, type: 'object', additionalProperties: false, minProperties: 1, properties: create.properties }
 }
 
 export function recordSchema(kind: RecordKind): Schema {
@@ -115,7 +129,7 @@ export function recordSchema(kind: RecordKind): Schema {
   properties.custom_fields = { type: 'object', additionalProperties: true }
   properties.created_at = { type: 'string', format: 'date-time' }
   properties.updated_at = { type: 'string', format: 'date-time' }
-  return { type: 'object', properties, required: Object.keys(properties) }
+  return { title: schemaName(kind), type: 'object', properties, required: Object.keys(properties) }
 }
 
 /**
@@ -125,6 +139,7 @@ export function recordSchema(kind: RecordKind): Schema {
 export function writtenRecordSchema(kind: RecordKind): Schema {
   return {
     ...recordSchema(kind),
+    title: `${schemaName(kind)}Written`,
     required: ['id', 'created_at', 'updated_at'],
     description: `The ${kind.label.toLowerCase()} as written. Without the scopes to read it, only id, created_at and updated_at; without erp:read, ERP fields (amounts) are null.`,
   }
@@ -157,6 +172,7 @@ export function listQuerySchema(kind: RecordKind): KindObjectSchema {
 
 export function pageSchema(kind: RecordKind): Schema {
   return {
+    title: `${schemaName(kind)}Page`,
     type: 'object',
     properties: {
       data: { type: 'array', items: recordSchema(kind) },
@@ -169,6 +185,7 @@ export function pageSchema(kind: RecordKind): Schema {
 
 /** The body of POST /leads/{id}/convert; the MCP convert_lead tool checks its arguments with it too. */
 export const convertLeadBodySchema = {
+  title: 'LeadConvert',
   type: ['object', 'null'],
   additionalProperties: false,
   properties: {

@@ -18,6 +18,7 @@ export async function specialActionRoutes(fastify: FastifyInstance): Promise<voi
     '/leads/:id/convert',
     {
       schema: {
+        operationId: 'convertLead',
         tags: ['Leads'],
         summary: 'Convert a lead',
         description:
@@ -26,6 +27,7 @@ export async function specialActionRoutes(fastify: FastifyInstance): Promise<voi
         body: convertLeadBodySchema,
         response: {
           200: {
+            title: 'LeadConversion',
             type: 'object',
             properties: {
               lead: writtenRecordSchema(kindsByName.lead),
@@ -49,11 +51,12 @@ export async function specialActionRoutes(fastify: FastifyInstance): Promise<voi
     '/cases/:id/escalate',
     {
       schema: {
+        operationId: 'escalateCase',
         tags: ['Cases'],
         summary: 'Escalate a case',
         description: 'Sets status escalated, is_escalated and escalated_at. Escalating an escalated case answers 409.',
         params: idParamsSchema,
-        body: { type: ['object', 'null'], additionalProperties: false, properties: {} },
+        body: { title: 'CaseEscalate', type: ['object', 'null'], additionalProperties: false, properties: {} },
         response: { 200: writtenRecordSchema(kindsByName.case), ...errors },
       },
       onRequest: requireScopes('crm:write'),

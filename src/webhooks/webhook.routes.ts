@@ -64,7 +64,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
   app.post(
     '/webhooks',
     {
-      schema: { tags, summary: 'Register a webhook', description: 'At most 50 per organization.', body: createWebhookBody, response: { 201: createdWebhookSchema, ...errors, 409: problemSchema } },
+      schema: { tags, operationId: 'createWebhook', summary: 'Register a webhook', description: 'At most 50 per organization.', body: createWebhookBody, response: { 201: createdWebhookSchema, ...errors, 409: problemSchema } },
       onRequest: point,
     },
     async (request, reply) => {
@@ -76,7 +76,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
 
   app.get(
     '/webhooks',
-    { schema: { tags, summary: 'List the webhooks of the organization', description: 'Newest first; keyset-paged.', querystring: pageQuerySchema, response: { 200: webhookPageSchema, ...errors } }, onRequest: read },
+    { schema: { tags, operationId: 'listWebhooks', summary: 'List the webhooks of the organization', description: 'Newest first; keyset-paged.', querystring: pageQuerySchema, response: { 200: webhookPageSchema, ...errors } }, onRequest: read },
     async (request) => {
       const { limit = 50, cursor } = request.query
       return keysetPage(await listWebhooks(app.db, request.auth!.orgId, limit + 1, cursor), limit)
@@ -85,7 +85,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
 
   app.get(
     '/webhooks/:id',
-    { schema: { tags, summary: 'Get a webhook', params: webhookParams, response: { 200: webhookSchema, ...errors } }, onRequest: read },
+    { schema: { tags, operationId: 'getWebhook', summary: 'Get a webhook', params: webhookParams, response: { 200: webhookSchema, ...errors } }, onRequest: read },
     async (request) => existing(request, request.params.id),
   )
 
@@ -94,6 +94,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
     {
       schema: {
         tags,
+        operationId: 'updateWebhook',
         summary: 'Change, disable or re-enable a webhook',
         description: 'Only the fields sent change. `status: "active"` re-enables an endpoint the service disabled.',
         params: webhookParams,
@@ -110,7 +111,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
 
   app.delete(
     '/webhooks/:id',
-    { schema: { tags, summary: 'Delete a webhook and its delivery log', params: webhookParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: manage },
+    { schema: { tags, operationId: 'deleteWebhook', summary: 'Delete a webhook and its delivery log', params: webhookParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: manage },
     async (request, reply) => {
       if (!(await deleteWebhook(app.db, request.auth!.orgId, request.params.id))) throw new NotFound('Webhook')
       return reply.status(204).send()
@@ -120,7 +121,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
   app.get(
     '/webhooks/:id/deliveries',
     {
-      schema: { tags, summary: 'The delivery log of a webhook', description: 'Newest first; keyset-paged; each delivery with its attempts and payload.', params: webhookParams, querystring: deliveryQuerySchema, response: { 200: deliveryPageSchema, ...errors } },
+      schema: { tags, operationId: 'listWebhookDeliveries', summary: 'The delivery log of a webhook', description: 'Newest first; keyset-paged; each delivery with its attempts and payload.', params: webhookParams, querystring: deliveryQuerySchema, response: { 200: deliveryPageSchema, ...errors } },
       onRequest: read,
     },
     async (request) => {
@@ -133,7 +134,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
   app.post(
     '/webhooks/:id/deliveries/:delivery_id/retry',
     {
-      schema: { tags, summary: 'Send a delivery again now', description: 'Keeps its webhook-id, so receivers can de-duplicate.', params: deliveryParams, response: { 202: deliverySchema, ...errors, 409: problemSchema } },
+      schema: { tags, operationId: 'retryWebhookDelivery', summary: 'Send a delivery again now', description: 'Keeps its webhook-id, so receivers can de-duplicate.', params: deliveryParams, response: { 202: deliverySchema, ...errors, 409: problemSchema } },
       onRequest: manage,
     },
     async (request, reply) => {
@@ -152,7 +153,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
   app.post(
     '/webhooks/:id/test',
     {
-      schema: { tags, summary: 'Send a test event', description: `Queues a \`${TEST_EVENT}\` delivery to this endpoint; it shows in the delivery log.`, params: webhookParams, response: { 202: deliverySchema, ...errors, 409: problemSchema } },
+      schema: { tags, operationId: 'sendWebhookTestEvent', summary: 'Send a test event', description: `Queues a \`${TEST_EVENT}\` delivery to this endpoint; it shows in the delivery log.`, params: webhookParams, response: { 202: deliverySchema, ...errors, 409: problemSchema } },
       onRequest: manage,
     },
     async (request, reply) => {

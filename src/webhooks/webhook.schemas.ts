@@ -11,6 +11,7 @@ const ts = { type: 'string', format: 'date-time' }
 const tsOrNull = { type: ['string', 'null'], format: 'date-time' }
 
 export const webhookSchema: Schema = {
+  title: 'Webhook',
   type: 'object',
   properties: {
     id: { type: 'string', format: 'uuid' },
@@ -26,6 +27,7 @@ export const webhookSchema: Schema = {
     delivery_stats: {
       type: 'object',
       properties: { pending: { type: 'integer' }, succeeded: { type: 'integer' }, failed: { type: 'integer' }, last_attempt_at: tsOrNull },
+      required: ['pending', 'succeeded', 'failed', 'last_attempt_at'],
     },
   },
   required: ['id', 'url', 'events', 'secret_set', 'status', 'created_at', 'updated_at', 'delivery_stats'],
@@ -33,6 +35,7 @@ export const webhookSchema: Schema = {
 
 export const createdWebhookSchema: Schema = {
   ...webhookSchema,
+  title: 'WebhookWritten',
   properties: {
     ...(webhookSchema.properties as Schema),
     secret: { type: ['string', 'null'], description: 'The generated secret, in this response only (null unless generate_secret was sent).' },
@@ -60,6 +63,7 @@ const common = {
 } as const
 
 export const createWebhookBody = {
+  title: 'WebhookCreate',
   type: 'object',
   additionalProperties: false,
   required: ['url', 'events'],
@@ -67,6 +71,7 @@ export const createWebhookBody = {
 } as const
 
 export const patchWebhookBody = {
+  title: 'WebhookUpdate',
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
@@ -77,7 +82,7 @@ export const patchWebhookBody = {
   },
 } as const
 
-export const webhookPageSchema = pageSchemaOf(webhookSchema)
+export const webhookPageSchema = pageSchemaOf(webhookSchema, 'WebhookPage')
 
 export const deliveryQuerySchema = {
   type: 'object',
@@ -86,6 +91,7 @@ export const deliveryQuerySchema = {
 } as const
 
 export const deliverySchema: Schema = {
+  title: 'WebhookDelivery',
   type: 'object',
   properties: {
     id: { type: 'string', format: 'uuid' },
@@ -111,12 +117,14 @@ export const deliverySchema: Schema = {
           error: { type: ['string', 'null'] },
           response_body: { type: ['string', 'null'], description: 'The first KiB of the response.' },
         },
+        required: ['attempt', 'started_at', 'status_code', 'latency_ms', 'error', 'response_body'],
       },
     },
   },
+  required: ['id', 'event_id', 'event_type', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'created_at', 'updated_at', 'payload', 'attempts'],
 }
 
-export const deliveryPageSchema = pageSchemaOf(deliverySchema)
+export const deliveryPageSchema = pageSchemaOf(deliverySchema, 'WebhookDeliveryPage')
 
 export const webhookParams = { type: 'object', additionalProperties: false, required: ['id'], properties: { id: uuidSchema } } as const
 export const deliveryParams = {

@@ -12,7 +12,7 @@ import type { RecordKind } from '../record-kind.ts'
 import type { RowValues } from '../record.repository.ts'
 import { rulesFor } from '../record-rules.ts'
 import { uuidSchema } from '../../http/schemas.ts'
-import { createBodySchema, patchBodySchema } from '../record.schemas.ts'
+import { createBodySchema, patchBodySchema, schemaName } from '../record.schemas.ts'
 import { toRowValues } from '../record.service.ts'
 
 export const BATCH_OPERATIONS = ['create', 'update', 'upsert', 'delete'] as const
@@ -36,9 +36,9 @@ export function batchItemSchema(kind: RecordKind, operation: BatchOperation): Sc
     case 'create':
       return create
     case 'upsert':
-      return { ...create, required: [...new Set([...(create.required as string[]), 'src_id'])], properties: { ...properties, src_id: { ...(properties.src_id as Schema), type: 'string' } } }
+      return { ...create, title: `${schemaName(kind)}UpsertItem`, required: [...new Set([...(create.required as string[]), 'src_id'])], properties: { ...properties, src_id: { ...(properties.src_id as Schema), type: 'string' } } }
     case 'update':
-      return { ...patchBodySchema(kind), minProperties: 2, required: ['id'], properties: { id: uuidSchema, ...properties } }
+      return { ...patchBodySchema(kind), title: `${schemaName(kind)}UpdateItem`, minProperties: 2, required: ['id'], properties: { id: uuidSchema, ...properties } }
     case 'delete':
       return { type: 'object', additionalProperties: false, required: ['id'], properties: { id: uuidSchema } }
   }

@@ -1,25 +1,19 @@
-// The one fetch wrapper of the web app: JSON in and out, the CSRF header on changes, RFC 9457
-// problems turned into ApiError, and a 401 sending the browser back to sign-in.
+// The one API client of the web app: openapi-fetch typed by cairn-api.d.ts (generated from the
+// OpenAPI document by `npm run generate:client`), the CSRF header on changes, RFC 9457 problems
+// turned into ApiError, and a 401 sending the browser back to sign-in.
+import createClient, { type Middleware } from 'openapi-fetch'
+import type { components, paths } from './cairn-api.d.ts'
 
-export interface FieldError {
-  field: string
-  message: string
-}
-
-export interface Problem {
-  type?: string
-  title?: string
-  status: number
-  detail?: string
-  code?: string
-  errors?: FieldError[]
-}
+/** The API's named schemas: `Schemas['Webhook']`, `Schemas['AccountPage']`... */
+export type Schemas = components['schemas']
+export type Problem = Schemas['Problem']
+export type FieldError = NonNullable<Problem['errors']>[number]
 
 export class ApiError extends Error {
   readonly status: number
   readonly code: string | undefined
   readonly fieldErrors: FieldError[]
-  constructor(problem: Problem) {
+  constructor(problem: Partial<Problem> & { status: number }) {
     super(problem.detail || problem.title || `Request failed (${problem.status})`)
     this.status = problem.status
     this.code = problem.code
@@ -40,74 +34,49 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token
 }
 
-async function ensureCsrfToken(): Promise<string | null> {
-  if (csrfToken) return csrfToken
-  const me = await request<{ csrf_token: string | null }>('GET', '/me')
-  csrfToken = me.csrf_token
-  return csrfToken
-}
-
 export function signInUrl(): string {
   const here = window.location.pathname + window.location.search
   return `/sign-in?return_to=${encodeURIComponent(here)}`
 }
 
-async function request<T>(method: string, path: string, body?: unknown, retried = false): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json, application/problem+json' }
-  const changes = method !== 'GET' && method !== 'HEAD'
-  if (changes) {
-    headers['content-type'] = 'application/json'
-    const token = await ensureCsrfToken()
-    if (token) headers['x-csrf-token'] = token
-  }
-  let response: Response
+const csrfHeader: Middleware = {
+  async onRequest({ request }) {
+    if (request.method === 'GET' || request.method === 'HEAD') return undefined
+    if (!csrfToken) csrfToken = (await call(() => cairn.GET('/api/v1/me'))).csrf_token ?? null
+    if (csrfToken) request.headers.set('x-csrf-token', csrfToken)
+    return request
+  },
+}
+
+/** Typed by the generated paths: `cairn.GET('/api/v1/webhooks/{id}', { params: { path: { id } } })`. */
+export const cairn = createClient<paths>({ credentials: 'same-origin', headers: { accept: 'application/json, application/problem+json' } })
+cairn.use(csrfHeader)
+
+type Answer = { data?: unknown; error?: unknown; response: Response }
+/** What an openapi-fetch call answers on success. */
+type DataOf<A> = A extends { data: infer D; error?: never } ? D : never
+
+/**
+ * Runs an openapi-fetch call and answers its data, or throws ApiError with the problem the server
+ * sent. A refused CSRF token (expired session state) is fetched again and the call repeated once.
+ */
+export async function call<A extends Answer>(send: () => Promise<A>, retried = false): Promise<DataOf<A>> {
+  let answer: A
   try {
-    response = await fetch(`/api/v1${path}`, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      body: changes ? JSON.stringify(body ?? {}) : undefined,
-    })
+    answer = await send()
   } catch {
     throw new ApiError({ status: 0, title: 'Network error', detail: 'Could not reach the server. Check your connection and try again.' })
   }
+  const { response } = answer
   if (response.status === 401) {
     window.location.assign(signInUrl())
     throw new ApiError({ status: 401, title: 'Signed out', detail: 'Your session ended. Sign in again.' })
   }
-  if (response.status === 204) return undefined as T
-  const text = await response.text()
-  let parsed: unknown = undefined
-  try {
-    parsed = text ? JSON.parse(text) : undefined
-  } catch {
-    parsed = undefined
+  if (response.ok) return answer.data as DataOf<A>
+  const problem = (answer.error && typeof answer.error === 'object' ? answer.error : {}) as Partial<Problem>
+  if (response.status === 403 && problem.code === 'csrf_failed' && !retried) {
+    csrfToken = null
+    return call(send, true)
   }
-  if (!response.ok) {
-    const problem = (parsed && typeof parsed === 'object' ? parsed : {}) as Partial<Problem>
-    if (response.status === 403 && problem.code === 'csrf_failed' && !retried) {
-      csrfToken = null
-      return request<T>(method, path, body, true)
-    }
-    throw new ApiError({ ...problem, status: response.status, title: problem.title ?? response.statusText })
-  }
-  return parsed as T
-}
-
-export const api = {
-  get: <T>(path: string) => request<T>('GET', path),
-  post: <T>(path: string, body?: unknown) => request<T>('POST', path, body),
-  patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, body),
-  put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
-  delete: (path: string) => request<void>('DELETE', path),
-}
-
-/** A query string from the non-empty entries of `params`. */
-export function queryString(params: Record<string, string | number | null | undefined>): string {
-  const search = new URLSearchParams()
-  for (const [key, value] of Object.entries(params)) {
-    if (value !== null && value !== undefined && value !== '') search.set(key, String(value))
-  }
-  const s = search.toString()
-  return s ? `?${s}` : ''
+  throw new ApiError({ ...problem, status: response.status, title: problem.title ?? response.statusText })
 }

@@ -3,10 +3,11 @@
 // analysis report, the configuration, run and cancel, and the issues of a run (paged, filtered).
 import { useEffect, useState } from 'react'
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import { api, queryString, type Page } from './client.ts'
+import { cairn, call, type Page, type Schemas } from './client.ts'
 import type { AnalysisReport, IssueKind, MigrationConfig, MigrationIssue, MigrationView, SourceEnvironment } from '../../../src/migration/migration.types.ts'
 
-// The shapes are the server's own (type-only exports vanish from the bundle).
+// The document shows a migration's configuration, summary and report as open objects, so the app
+// reads them as the server's own shapes (type-only exports vanish from the bundle).
 export type {
   AnalysisReport,
   FieldMapping,
@@ -23,12 +24,7 @@ export type {
   ValidationRow,
 } from '../../../src/migration/migration.types.ts'
 
-export interface TokenConnection {
-  src_instance_url: string
-  src_access_token: string
-  src_refresh_token?: string
-  environment?: SourceEnvironment
-}
+export type TokenConnection = Schemas['MigrationSource']
 
 const ALL = ['migrations'] as const
 const one = (id: string) => ['migrations', id] as const
@@ -41,12 +37,12 @@ export function isWorking(m: Pick<MigrationView, 'status'> | undefined): boolean
 }
 
 export const reportDownloadUrl = (id: string) => `/api/v1/migration/${id}/report?download=true`
-export const issuesCsvUrl = (id: string, kind?: IssueKind | null) => `/api/v1/migration/${id}/issues.csv${queryString({ kind })}`
+export const issuesCsvUrl = (id: string, kind?: IssueKind | null) => `/api/v1/migration/${id}/issues.csv${kind ? `?kind=${kind}` : ''}`
 
 export function useMigrations(enabled = true) {
   return useInfiniteQuery({
     queryKey: ALL,
-    queryFn: ({ pageParam }) => api.get<Page<MigrationView>>(`/migrations${queryString({ limit: 20, cursor: pageParam })}`),
+    queryFn: ({ pageParam }) => call(() => cairn.GET('/api/v1/migrations', { params: { query: { limit: 20, cursor: pageParam ?? undefined } } })) as Promise<Page<MigrationView>>,
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
     enabled,
@@ -69,7 +65,7 @@ export function useMigration(id: string) {
   const [streaming, setStreaming] = useState(false)
   const query = useQuery({
     queryKey: one(id),
-    queryFn: () => api.get<MigrationView>(`/migration/${id}`),
+    queryFn: () => call(() => cairn.GET('/api/v1/migration/{id}', { params: { path: { id } } })) as Promise<MigrationView>,
     refetchInterval: (q) => (isWorking(q.state.data) && !streaming ? 2000 : false),
   })
   const working = isWorking(query.data)
@@ -94,7 +90,7 @@ export function useMigration(id: string) {
 
 /** The analysis report never changes once written; it exists from `analyzed` on. */
 export function useMigrationReport(id: string, enabled: boolean) {
-  return useQuery({ queryKey: report(id), queryFn: () => api.get<AnalysisReport>(`/migration/${id}/report`), enabled, staleTime: Infinity })
+  return useQuery({ queryKey: report(id), queryFn: async () => (await call(() => cairn.GET('/api/v1/migration/{id}/report', { params: { path: { id } } }))) as unknown as AnalysisReport, enabled, staleTime: Infinity })
 }
 
 export interface IssueFilter {
@@ -106,7 +102,11 @@ export function useMigrationIssues(id: string, filter: IssueFilter) {
   return useInfiniteQuery({
     queryKey: issues(id, filter),
     queryFn: ({ pageParam }) =>
-      api.get<Page<MigrationIssue>>(`/migration/${id}/issues${queryString({ limit: 25, kind: filter.kind, object: filter.object, cursor: pageParam })}`),
+      call(() =>
+        cairn.GET('/api/v1/migration/{id}/issues', {
+          params: { path: { id }, query: { limit: 25, kind: filter.kind ?? undefined, object: filter.object ?? undefined, cursor: pageParam ?? undefined } },
+        }),
+      ) as Promise<Page<MigrationIssue>>,
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
   })
@@ -114,26 +114,26 @@ export function useMigrationIssues(id: string, filter: IssueFilter) {
 
 /** Answers the source platform's consent page; 409 when the operator has not set OAuth up. */
 export function useConnectSource() {
-  return useMutation({ mutationFn: (environment: SourceEnvironment) => api.post<{ authorize_url: string }>('/migration/connect', { environment }) })
+  return useMutation({ mutationFn: (environment: SourceEnvironment) => call(() => cairn.POST('/api/v1/migration/connect', { body: { environment } })) })
 }
 
 export function useAnalyzeWithToken() {
   const client = useQueryClient()
-  return useMutation({ mutationFn: (body: TokenConnection) => api.post<MigrationView>('/migration/analyze', body), onSuccess: (view) => store(client, view) })
+  return useMutation({ mutationFn: (body: TokenConnection) => call(() => cairn.POST('/api/v1/migration/analyze', { body })) as Promise<MigrationView>, onSuccess: (view) => store(client, view) })
 }
 
 export function useSaveConfig(id: string) {
   const client = useQueryClient()
-  return useMutation({ mutationFn: (config: MigrationConfig) => api.put<MigrationView>(`/migration/${id}/config`, config), onSuccess: (view) => store(client, view) })
+  return useMutation({ mutationFn: (config: MigrationConfig) => call(() => cairn.PUT('/api/v1/migration/{id}/config', { params: { path: { id } }, body: config })) as Promise<MigrationView>, onSuccess: (view) => store(client, view) })
 }
 
 /** Starts the import, or the next phase of a phased one. */
 export function useRunMigration(id: string) {
   const client = useQueryClient()
-  return useMutation({ mutationFn: () => api.post<MigrationView>('/migration/run', { migration_id: id }), onSuccess: (view) => store(client, view) })
+  return useMutation({ mutationFn: () => call(() => cairn.POST('/api/v1/migration/run', { body: { migration_id: id } })) as Promise<MigrationView>, onSuccess: (view) => store(client, view) })
 }
 
 export function useCancelMigration(id: string) {
   const client = useQueryClient()
-  return useMutation({ mutationFn: () => api.post<MigrationView>(`/migration/${id}/cancel`), onSuccess: (view) => store(client, view) })
+  return useMutation({ mutationFn: () => call(() => cairn.POST('/api/v1/migration/{id}/cancel', { params: { path: { id } } })) as Promise<MigrationView>, onSuccess: (view) => store(client, view) })
 }

@@ -1,18 +1,12 @@
 // TanStack Query hooks over the REST API: the signed-in person, record lists (cursor pages),
 // single records, and the create/update/delete mutations with their cache updates.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
-import { api, queryString, setCsrfToken, type Page } from './client.ts'
+import { cairn, call, setCsrfToken, type Schemas } from './client.ts'
 import type { CrmRecord, RecordKind } from '../kinds.ts'
 import { batchedRecord } from './record-batch.ts'
+import { createRecord, deleteRecord, fetchRecord, fetchRecordPage, updateRecord } from './records.ts'
 
-export interface Me {
-  user: { id: string; email: string; name: string } | null
-  organization: { id: string; name: string }
-  role: 'admin' | 'member'
-  scopes: string[]
-  organizations: { id: string; name: string; role: string }[]
-  csrf_token: string | null
-}
+export type Me = Schemas['Me']
 
 export const PAGE_SIZE = 50
 
@@ -20,8 +14,8 @@ export function useMe() {
   return useQuery({
     queryKey: ['me'],
     queryFn: async () => {
-      const me = await api.get<Me>('/me')
-      setCsrfToken(me.csrf_token)
+      const me = await call(() => cairn.GET('/api/v1/me'))
+      setCsrfToken(me.csrf_token ?? null)
       return me
     },
     staleTime: 5 * 60_000,
@@ -31,7 +25,7 @@ export function useMe() {
 export function useSwitchOrganization() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (organizationId: string) => api.post<void>('/me/active-organization', { organization_id: organizationId }),
+    mutationFn: (organizationId: string) => call(() => cairn.POST('/api/v1/me/active-organization', { body: { organization_id: organizationId } })),
     onSuccess: () => {
       client.clear()
     },
@@ -47,7 +41,7 @@ export function recordListKey(kind: RecordKind, params: ListParams = {}) {
 export function useRecordList(kind: RecordKind, params: ListParams, enabled = true) {
   return useInfiniteQuery({
     queryKey: recordListKey(kind, params),
-    queryFn: ({ pageParam }) => api.get<Page<CrmRecord>>(`/${kind.path}${queryString({ limit: PAGE_SIZE, ...params, cursor: pageParam })}`),
+    queryFn: ({ pageParam }) => fetchRecordPage(kind, { limit: PAGE_SIZE, ...params, cursor: pageParam }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
     enabled,
@@ -58,7 +52,7 @@ export function useRecordList(kind: RecordKind, params: ListParams, enabled = tr
 export function useRecordOptions(kind: RecordKind, q: string) {
   return useQuery({
     queryKey: ['records', kind.path, 'options', q],
-    queryFn: () => api.get<Page<CrmRecord>>(`/${kind.path}${queryString({ limit: 20, q })}`),
+    queryFn: () => fetchRecordPage(kind, { limit: 20, q: q || undefined }),
     staleTime: 30_000,
   })
 }
@@ -70,7 +64,7 @@ export function recordKey(kind: RecordKind, id: string) {
 export function useRecord(kind: RecordKind, id: string | null | undefined) {
   return useQuery({
     queryKey: recordKey(kind, id ?? ''),
-    queryFn: () => api.get<CrmRecord>(`/${kind.path}/${id}`),
+    queryFn: () => fetchRecord(kind, id!),
     enabled: Boolean(id),
     staleTime: 30_000,
   })
@@ -91,7 +85,7 @@ export function storeRecord(client: QueryClient, kind: RecordKind, record: CrmRe
 export function useCreateRecord(kind: RecordKind) {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (body: Record<string, unknown>) => api.post<CrmRecord>(`/${kind.path}`, body),
+    mutationFn: (body: Record<string, unknown>) => createRecord(kind, body),
     onSuccess: (record) => storeRecord(client, kind, record),
   })
 }
@@ -99,7 +93,7 @@ export function useCreateRecord(kind: RecordKind) {
 export function useUpdateRecord(kind: RecordKind, id: string) {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (body: Record<string, unknown>) => api.patch<CrmRecord>(`/${kind.path}/${id}`, body),
+    mutationFn: (body: Record<string, unknown>) => updateRecord(kind, id, body),
     onSuccess: (record) => storeRecord(client, kind, record),
   })
 }
@@ -107,7 +101,7 @@ export function useUpdateRecord(kind: RecordKind, id: string) {
 export function useDeleteRecord(kind: RecordKind, id: string) {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: () => api.delete(`/${kind.path}/${id}`),
+    mutationFn: () => deleteRecord(kind, id),
     onSuccess: () => {
       client.removeQueries({ queryKey: recordKey(kind, id) })
       void client.invalidateQueries({ queryKey: ['records', kind.path] })

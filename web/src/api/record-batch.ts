@@ -2,7 +2,8 @@
 // names up to 100 records, and one GET per record meant up to 100 requests queued behind the
 // browser's six connections. Ids asked for in the same tick are fetched together per kind with the
 // list's `ids` filter (docs/api.md), 100 per request.
-import { api, ApiError, type Page } from './client.ts'
+import { ApiError } from './client.ts'
+import { fetchRecordPage } from './records.ts'
 import type { CrmRecord, RecordKind } from '../kinds.ts'
 import { MAX_IDS_FILTER as MAX_IDS } from '../../../src/records/record.schemas.ts'
 
@@ -39,7 +40,7 @@ async function flush(path: string): Promise<void> {
       for (const w of batch.waiters.get(id)!) 'record' in outcome ? w.resolve(outcome.record) : w.reject(outcome.error)
     }
     try {
-      const page = await api.get<Page<CrmRecord>>(`/${path}?ids=${chunk.join(',')}&limit=${MAX_IDS}`)
+      const page = await fetchRecordPage(batch.kind, { ids: chunk.join(','), limit: MAX_IDS })
       const found = new Map(page.data.map((r) => [r.id, r]))
       for (const id of chunk) {
         const record = found.get(id)

@@ -1,41 +1,20 @@
 // Settings -> API over REST: the organization's OAuth clients (list, create, revoke). Admins and
 // browser sessions only; the client secret exists only in the create response.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from './client.ts'
+import { cairn, call, type Schemas } from './client.ts'
 
-export type Registration = 'settings' | 'cli' | 'dynamic' | 'metadata_document'
-
-export interface ApiClient {
-  client_id: string
-  name: string
-  redirect_uris: string[]
-  scopes: string[]
-  registration: Registration
-  origin: string | null
-  created_at: string
-  last_used_at: string | null
-  revoked_at: string | null
-  status: 'active' | 'revoked'
-}
-
-export interface NewApiClient {
-  name: string
-  redirect_uris: string[]
-  scopes: string[]
-}
-
+export type ApiClient = Schemas['ApiClient']
+export type Registration = ApiClient['registration']
+export type NewApiClient = Schemas['ApiClientCreate']
 /** The create response: the only time the secret is ever sent. */
-export interface CreatedApiClient extends NewApiClient {
-  client_id: string
-  client_secret: string
-}
+export type CreatedApiClient = Schemas['ApiClientCreated']
 
 const KEY = ['settings', 'api-clients'] as const
 
 export function useApiClients(enabled = true) {
   return useQuery({
     queryKey: KEY,
-    queryFn: async () => (await api.get<{ data: ApiClient[] }>('/settings/api-clients')).data,
+    queryFn: async () => (await call(() => cairn.GET('/api/v1/settings/api-clients'))).data ?? [],
     enabled,
   })
 }
@@ -43,7 +22,7 @@ export function useApiClients(enabled = true) {
 export function useCreateApiClient() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (body: NewApiClient) => api.post<CreatedApiClient>('/settings/api-clients', body),
+    mutationFn: (body: NewApiClient) => call(() => cairn.POST('/api/v1/settings/api-clients', { body })),
     onSuccess: () => void client.invalidateQueries({ queryKey: KEY }),
   })
 }
@@ -51,7 +30,7 @@ export function useCreateApiClient() {
 export function useRevokeApiClient() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: (clientId: string) => api.delete(`/settings/api-clients/${encodeURIComponent(clientId)}`),
+    mutationFn: (clientId: string) => call(() => cairn.DELETE('/api/v1/settings/api-clients/{client_id}', { params: { path: { client_id: clientId } } })),
     onSuccess: () => void client.invalidateQueries({ queryKey: KEY }),
   })
 }

@@ -3,7 +3,7 @@ import { Avatar, Badge, Button, Center, Checkbox, Group, Paper, Skeleton, Stack,
 import { IconMessageCircle } from '@tabler/icons-react'
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
-import { api, ApiError, queryString, type Page } from '../../api/client.ts'
+import { ApiError, cairn, call, type Page } from '../../api/client.ts'
 import { useMe } from '../../api/queries.ts'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { formatDateTime, type CrmRecord } from '../../kinds.ts'
@@ -42,14 +42,14 @@ export function CaseComments({ caseId }: { caseId: string }) {
   const client = useQueryClient()
   const thread = useInfiniteQuery({
     queryKey: commentsKey(caseId),
-    queryFn: ({ pageParam }) => api.get<Page<CrmRecord>>(`/cases/${caseId}/comments${queryString({ limit: 50, cursor: pageParam })}`),
+    queryFn: ({ pageParam }): Promise<Page<CrmRecord>> => call(() => cairn.GET('/api/v1/cases/{id}/comments', { params: { path: { id: caseId }, query: { limit: 50, cursor: pageParam } } })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
   })
   const [body, setBody] = useState('')
   const [isPublic, setIsPublic] = useState(false)
   const add = useMutation({
-    mutationFn: () => api.post<CrmRecord>(`/cases/${caseId}/comments`, { body, is_public: isPublic }),
+    mutationFn: () => call(() => cairn.POST('/api/v1/cases/{id}/comments', { params: { path: { id: caseId } }, body: { body, is_public: isPublic } })),
     onSuccess: () => {
       setBody('')
       setIsPublic(false)

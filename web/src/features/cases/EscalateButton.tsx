@@ -2,7 +2,7 @@
 import { Button, Tooltip } from '@mantine/core'
 import { IconAlertTriangle } from '@tabler/icons-react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '../../api/client.ts'
+import { cairn, call } from '../../api/client.ts'
 import { storeRecord } from '../../api/queries.ts'
 import { caseKind } from '../../../../src/records/kinds/index.ts'
 import type { CrmRecord } from '../../kinds.ts'
@@ -10,7 +10,7 @@ import type { CrmRecord } from '../../kinds.ts'
 export function EscalateButton({ record }: { record: CrmRecord }) {
   const client = useQueryClient()
   const escalate = useMutation({
-    mutationFn: () => api.post<CrmRecord>(`/cases/${record.id}/escalate`, {}),
+    mutationFn: () => call(() => cairn.POST('/api/v1/cases/{id}/escalate', { params: { path: { id: record.id } }, body: {} })) as Promise<CrmRecord>,
     onSuccess: (updated) => storeRecord(client, caseKind, updated),
     onError: () => void client.invalidateQueries({ queryKey: ['records', 'cases', 'one', record.id] }),
   })

@@ -2,10 +2,10 @@
 import { Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon, UnstyledButton } from '@mantine/core'
 import { useQueries } from '@tanstack/react-query'
 import { Link } from 'react-router'
-import { api, queryString, type Page } from '../../api/client.ts'
 import { useMe } from '../../api/queries.ts'
+import { fetchRecordPage } from '../../api/records.ts'
 import { PageHeader } from '../../components/PageHeader.tsx'
-import { appKinds, type CrmRecord } from '../../kinds.ts'
+import { appKinds } from '../../kinds.ts'
 import { PipelineChart } from './PipelineChart.tsx'
 
 const COUNT_PAGE = 100
@@ -15,7 +15,7 @@ export function HomePage() {
   const counts = useQueries({
     queries: appKinds.map(({ kind }) => ({
       queryKey: ['records', kind.path, 'count'],
-      queryFn: () => api.get<Page<CrmRecord>>(`/${kind.path}${queryString({ limit: COUNT_PAGE })}`),
+      queryFn: () => fetchRecordPage(kind, { limit: COUNT_PAGE }),
       staleTime: 30_000,
     })),
   })

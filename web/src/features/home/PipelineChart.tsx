@@ -3,7 +3,7 @@ import { BarChart } from '@mantine/charts'
 import { Paper, Skeleton, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { OPPORTUNITY_STAGES } from '../../../../src/records/kinds/opportunity.kind.ts'
-import { api, queryString, type Page } from '../../api/client.ts'
+import { cairn, call } from '../../api/client.ts'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { humanize, type CrmRecord } from '../../kinds.ts'
 
@@ -13,7 +13,7 @@ async function loadOpportunities(): Promise<{ records: CrmRecord[]; partial: boo
   const records: CrmRecord[] = []
   let cursor: string | undefined
   for (let page = 0; page < MAX_PAGES; page++) {
-    const res = await api.get<Page<CrmRecord>>(`/opportunities${queryString({ limit: 100, cursor })}`)
+    const res = await call(() => cairn.GET('/api/v1/opportunities', { params: { query: { limit: 100, cursor } } }))
     records.push(...res.data)
     if (!res.has_more || !res.next_cursor) return { records, partial: false }
     cursor = res.next_cursor

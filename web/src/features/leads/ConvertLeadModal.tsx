@@ -6,7 +6,7 @@ import { IconCircleCheck, IconTransform } from '@tabler/icons-react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { api } from '../../api/client.ts'
+import { cairn, call } from '../../api/client.ts'
 import { storeRecord } from '../../api/queries.ts'
 import { accountKind, contactKind, leadKind, opportunityKind } from '../../../../src/records/kinds/index.ts'
 import { recordTitle, type CrmRecord } from '../../kinds.ts'
@@ -24,7 +24,13 @@ export function ConvertLeadButton({ lead }: { lead: CrmRecord }) {
   const [withOpportunity, setWithOpportunity] = useState(true)
   const [name, setName] = useState(String(lead.company ?? ''))
   const convert = useMutation({
-    mutationFn: () => api.post<Converted>(`/leads/${lead.id}/convert`, withOpportunity ? { create_opportunity: true, opportunity_name: name.trim() || undefined } : { create_opportunity: false }),
+    mutationFn: () =>
+      call(() =>
+        cairn.POST('/api/v1/leads/{id}/convert', {
+          params: { path: { id: lead.id } },
+          body: withOpportunity ? { create_opportunity: true, opportunity_name: name.trim() || undefined } : { create_opportunity: false },
+        }),
+      ) as Promise<Converted>,
     onSuccess: (result) => {
       storeRecord(client, leadKind, result.lead)
       storeRecord(client, accountKind, result.account)

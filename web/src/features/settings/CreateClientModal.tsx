@@ -4,7 +4,7 @@ import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/co
 import { IconAlertCircle } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
 import { ApiError } from '../../api/client.ts'
-import { useCreateApiClient, type CreatedApiClient } from '../../api/settings.ts'
+import { useCreateApiClient, type CreatedApiClient, type NewApiClient } from '../../api/settings.ts'
 import { ClientSecretReveal } from './ClientSecretReveal.tsx'
 import { RedirectUriRows, ScopeChoices } from './ClientFormFields.tsx'
 
@@ -58,7 +58,8 @@ function ClientForm({ onCreated, onCancel }: { onCreated: (c: CreatedApiClient) 
     }
     setLocal(null)
     setSentRows(rows.map(([, i]) => i))
-    create.mutate({ name: name.trim(), redirect_uris: rows.map(([u]) => u), scopes }, { onSuccess: onCreated })
+    // ScopeChoices offers only the supported scopes.
+    create.mutate({ name: name.trim(), redirect_uris: rows.map(([u]) => u), scopes: scopes as NewApiClient['scopes'] }, { onSuccess: onCreated })
   }
   const otherError = create.error != null && !(create.error instanceof ApiError && create.error.fieldErrors.length > 0)
 
