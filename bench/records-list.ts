@@ -3,9 +3,12 @@
  * organizations on PostgreSQL (one holds 500,000), then loads `GET /api/v1/opportunities?limit=50`
  * for the first page and for a page 400,000 records deep with autocannon (32 connections), and in
  * the same run the same SQL (credential lookup + keyset page) through pgbench, as the baseline.
- * Also measures start-to-ready time on the embedded default with an existing data folder.
+ * Also measures start-to-ready time on the embedded default with an existing data folder, and the
+ * cost of the rate limits (docs/api.md, Rate limits): the first page from a service with limits on
+ * (set too high to refuse) against one with them off, in interleaved rounds of the same run.
  *
  *   npm run bench:records            (BENCH_SECONDS=15 by default; BENCH_RESEED=1 to seed anew)
+ *   BENCH_ONLY=rate-limits npm run bench:records     (only the rate-limit rounds; BENCH_ROUND_SECONDS=5)
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -62,6 +65,35 @@ async function seed(url: string): Promise<{ orgId: string; userId: string }> {
   return { orgId: big.id, userId: big.user_id }
 }
 
+/**
+ * Limits on against off, one service process each (both alive, one loaded at a time), in the order
+ * off on on off off on so that a drift in the machine's load falls on both alike.
+ */
+async function rateLimitOverhead(url: string, session: string): Promise<void> {
+  const roundSeconds = Number(process.env.BENCH_ROUND_SECONDS ?? 5)
+  // Limits on are set too high to refuse (bench/lib.ts): the rounds measure the bookkeeping, leases and fields, not 429s.
+  const off = await startServiceProcess({ DATABASE_URL: url, RATE_LIMIT_ENABLED: 'false' }, 3703)
+  const on = await startServiceProcess({ DATABASE_URL: url, RATE_LIMIT_ENABLED: 'true' }, 3704)
+  const headers = { cookie: `${SESSION_COOKIE}=${session}` }
+  const page = '/api/v1/opportunities?limit=50'
+  const sample = await fetch(`${on.url}${page}`, { headers })
+  console.log(`\nRate limits: first page, limits on vs off, ${roundSeconds} s rounds, 32 connections`)
+  console.log(`  on answers with RateLimit-Policy: ${sample.headers.get('ratelimit-policy')}   RateLimit: ${sample.headers.get('ratelimit')}`)
+  await load(`${off.url}${page}`, headers, 3)
+  await load(`${on.url}${page}`, headers, 3)
+  const total = { on: 0, off: 0, errors: 0 }
+  for (const mode of ['off', 'on', 'on', 'off', 'off', 'on'] as const) {
+    const r = await load(`${(mode === 'on' ? on : off).url}${page}`, headers, roundSeconds)
+    total[mode] += r.requests
+    total.errors += r.non2xx
+    console.log(`  ${mode.padEnd(3)} ${fmt(r.rps).padStart(7)} req/s   p50 ${fmt(r.p50, 1)} ms   p99 ${fmt(r.p99, 1)} ms   errors ${r.non2xx}`)
+  }
+  await off.stop()
+  await on.stop()
+  const ratio = total.on / total.off
+  console.log(`  on/off throughput ${fmt(ratio, 3)} (target >= 0.95): ${ratio >= 0.95 && total.errors === 0 ? 'met' : 'NOT met'}`)
+}
+
 async function main() {
   const url = await ensureDatabase(DB_NAME, process.env.BENCH_RESEED === '1')
   const { orgId, userId } = await seed(url)
@@ -72,6 +104,7 @@ async function main() {
   await client.connect()
   const deepCursor = (await client.query('SELECT id FROM opportunities WHERE org_id = $1 ORDER BY id DESC OFFSET 400000 LIMIT 1', [orgId])).rows[0].id as string
   await client.end()
+  if (process.env.BENCH_ONLY === 'rate-limits') return rateLimitOverhead(url, session)
 
   // The same statements the service runs per request: the session lookup, then the keyset page.
   const kind = kindsByName.opportunity
@@ -116,6 +149,8 @@ SELECT r.id, ${recordJsonText(kind, 'r')} AS j FROM opportunities r WHERE r.org_
 
   const ok = first.rps / pgFirst.tps >= 0.4 && deep.p50 <= first.p50 * 1.2 && peakRss < 250 && warm.readyMs < 3000
   console.log(`\nTargets (ratio >= 0.4, deep within 1.2x, RSS < 250 MB, ready < 3 s): ${ok ? 'met' : 'NOT met'}`)
+
+  await rateLimitOverhead(url, session)
 }
 
 await main()
