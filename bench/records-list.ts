@@ -8,7 +8,7 @@
  * (set too high to refuse) against one with them off, in interleaved rounds of the same run.
  *
  *   npm run bench:records            (BENCH_SECONDS=15 by default; BENCH_RESEED=1 to seed anew)
- *   BENCH_ONLY=rate-limits npm run bench:records     (only the rate-limit rounds; BENCH_ROUND_SECONDS=5)
+ *   BENCH_ONLY=rate-limits npm run bench:records     (only the rate-limit rounds; BENCH_ROUND_SECONDS=5, BENCH_ROUND_PAIRS=6)
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -21,7 +21,7 @@ import { createSession, FIND_SESSION_SQL, SESSION_COOKIE } from '../src/orgs/ses
 import { kindsByName } from '../src/records/kinds/index.ts'
 import { recordJsonText } from '../src/records/record-sql.ts'
 import { sha256 } from '../src/shared/ids.ts'
-import { ensureDatabase, fmt, load, pgbench, sampleRss, startServiceProcess } from './lib.ts'
+import { cpuSeconds, ensureDatabase, fmt, load, pgbench, sampleRss, startServiceProcess } from './lib.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
 const DB_NAME = 'cairn_bench_records'
@@ -66,32 +66,48 @@ async function seed(url: string): Promise<{ orgId: string; userId: string }> {
 }
 
 /**
- * Limits on against off, one service process each (both alive, one loaded at a time), in the order
- * off on on off off on so that a drift in the machine's load falls on both alike.
+ * Limits on against off, one service process each (both alive, one loaded at a time), in pairs of
+ * rounds whose order alternates (off on, on off, ...), so that a drift in the machine's load falls on
+ * both alike. Prints the ratio of all requests and the median of the pairs' ratios, which a burst
+ * of other load in one round moves less.
  */
 async function rateLimitOverhead(url: string, session: string): Promise<void> {
   const roundSeconds = Number(process.env.BENCH_ROUND_SECONDS ?? 5)
+  const pairs = Number(process.env.BENCH_ROUND_PAIRS ?? 6)
   // Limits on are set too high to refuse (bench/lib.ts): the rounds measure the bookkeeping, leases and fields, not 429s.
   const off = await startServiceProcess({ DATABASE_URL: url, RATE_LIMIT_ENABLED: 'false' }, 3703)
   const on = await startServiceProcess({ DATABASE_URL: url, RATE_LIMIT_ENABLED: 'true' }, 3704)
   const headers = { cookie: `${SESSION_COOKIE}=${session}` }
   const page = '/api/v1/opportunities?limit=50'
   const sample = await fetch(`${on.url}${page}`, { headers })
-  console.log(`\nRate limits: first page, limits on vs off, ${roundSeconds} s rounds, 32 connections`)
+  console.log(`\nRate limits: first page, limits on vs off, ${pairs} pairs of ${roundSeconds} s rounds, 32 connections`)
   console.log(`  on answers with RateLimit-Policy: ${sample.headers.get('ratelimit-policy')}   RateLimit: ${sample.headers.get('ratelimit')}`)
   await load(`${off.url}${page}`, headers, 3)
   await load(`${on.url}${page}`, headers, 3)
   const total = { on: 0, off: 0, errors: 0 }
-  for (const mode of ['off', 'on', 'on', 'off', 'off', 'on'] as const) {
-    const r = await load(`${(mode === 'on' ? on : off).url}${page}`, headers, roundSeconds)
-    total[mode] += r.requests
-    total.errors += r.non2xx
-    console.log(`  ${mode.padEnd(3)} ${fmt(r.rps).padStart(7)} req/s   p50 ${fmt(r.p50, 1)} ms   p99 ${fmt(r.p99, 1)} ms   errors ${r.non2xx}`)
+  // Service CPU time per request: what the limits cost, less moved by other load than req/s.
+  const cpu = { on: 0, off: 0 }
+  const ratios: number[] = []
+  for (let i = 0; i < pairs; i++) {
+    const rps = { on: 0, off: 0 }
+    for (const mode of i % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+      const service = mode === 'on' ? on : off
+      const cpuBefore = cpuSeconds(service.child.pid!)
+      const r = await load(`${service.url}${page}`, headers, roundSeconds)
+      cpu[mode] += cpuSeconds(service.child.pid!) - cpuBefore
+      rps[mode] = r.rps
+      total[mode] += r.requests
+      total.errors += r.non2xx
+    }
+    ratios.push(rps.on / rps.off)
+    console.log(`  pair ${i + 1}: off ${fmt(rps.off).padStart(6)} req/s   on ${fmt(rps.on).padStart(6)} req/s   on/off ${fmt(rps.on / rps.off, 3)}`)
   }
   await off.stop()
   await on.stop()
   const ratio = total.on / total.off
-  console.log(`  on/off throughput ${fmt(ratio, 3)} (target >= 0.95): ${ratio >= 0.95 && total.errors === 0 ? 'met' : 'NOT met'}`)
+  const median = ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)]
+  console.log(`  service CPU per request: off ${fmt((cpu.off / total.off) * 1e6)} µs   on ${fmt((cpu.on / total.on) * 1e6)} µs`)
+  console.log(`  on/off throughput: all requests ${fmt(ratio, 3)}, median of pairs ${fmt(median, 3)} (target >= 0.95): ${ratio >= 0.95 && total.errors === 0 ? 'met' : 'NOT met'}   errors ${total.errors}`)
 }
 
 async function main() {

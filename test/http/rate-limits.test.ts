@@ -160,6 +160,16 @@ describe.each(await targets())('Rate limits on %s', (target) => {
     }
   })
 
+  it('documents the fields and the 429 answer in the OpenAPI document', async () => {
+    const doc = json((await ctx.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })))
+    const list = doc.paths['/api/v1/accounts'].get
+    expect(Object.keys(list.responses['200'].headers)).toEqual(expect.arrayContaining(['RateLimit-Policy', 'RateLimit']))
+    expect(list.responses['429'].description).toContain('rate_limited')
+    expect(Object.keys(list.responses['429'].headers)).toEqual(['RateLimit-Policy', 'RateLimit', 'Retry-After'])
+    expect(Object.keys(list.responses['429'].content)).toEqual(['application/problem+json'])
+    expect(doc.components.headers.RateLimitPolicy.description).toContain('draft-ietf-httpapi-ratelimit-headers-11')
+  })
+
   it('sends no fields and limits nothing when RATE_LIMIT_ENABLED=false', async () => {
     const off = await buildTestApp(ctx.tdb.database, { ...LIMITS, RATE_LIMIT_PER_CLIENT: '1', RATE_LIMIT_ENABLED: 'false' }, clock)
     try {
