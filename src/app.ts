@@ -16,6 +16,7 @@ import { registerCors } from './http/cors.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { authenticate } from './http/auth.ts'
 import { registerIdempotency } from './http/idempotency/idempotency.hooks.ts'
+import rateLimitPlugin from './http/rate-limit/rate-limit.plugin.ts'
 import { recordRoutes, specialActionRoutes } from './records/index.ts'
 import { meRoutes } from './orgs/me.routes.ts'
 import { pageRoutes } from './orgs/pages.routes.ts'
@@ -61,6 +62,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerCors(app)
   await app.register(cookie)
   await app.register(housekeepingPlugin, { clock })
+  // Before /mcp and /api/v1: counts every request their authentication let through.
+  await app.register(rateLimitPlugin, { clock })
   await app.register(formbody, { bodyLimit: 64 * 1024 })
   await app.register(openapiPlugin, { publicUrl: config.publicUrl })
   await app.register(webhooksPlugin, { clock })

@@ -22,6 +22,12 @@ export interface Config {
   /** Token endpoint requests per minute, per client and per address (429 past them). */
   tokenRatePerClient: number
   tokenRatePerAddress: number
+  /** Rate limits of /api/v1 and /mcp (docs/api.md, Rate limits); off: no limit and no RateLimit fields. */
+  rateLimitEnabled: boolean
+  /** Requests per window per organization, and per API client (or the web app) within an organization. */
+  rateLimitPerOrg: number
+  rateLimitPerClient: number
+  rateLimitWindowSeconds: number
   /** Which work this process does: HTTP and background work (`all`), only HTTP (`web`), only background work (`worker`). */
   role: 'all' | 'web' | 'worker'
   /** 32-byte key sealing stored secrets (webhook signing secrets); null: a key the service keeps in its database. */
@@ -157,6 +163,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthMetadataDocuments: parseBool('OAUTH_METADATA_DOCUMENTS', env.OAUTH_METADATA_DOCUMENTS, true),
     tokenRatePerClient: parsePositiveInt('OAUTH_TOKEN_RATE_PER_CLIENT', env.OAUTH_TOKEN_RATE_PER_CLIENT, 120),
     tokenRatePerAddress: parsePositiveInt('OAUTH_TOKEN_RATE_PER_ADDRESS', env.OAUTH_TOKEN_RATE_PER_ADDRESS, 300),
+    rateLimitEnabled: parseBool('RATE_LIMIT_ENABLED', env.RATE_LIMIT_ENABLED, true),
+    rateLimitPerOrg: parsePositiveInt('RATE_LIMIT_PER_ORG', env.RATE_LIMIT_PER_ORG, 6000),
+    rateLimitPerClient: parsePositiveInt('RATE_LIMIT_PER_CLIENT', env.RATE_LIMIT_PER_CLIENT, 3000),
+    rateLimitWindowSeconds: parsePositiveInt('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 60),
     role: parseRole(env.SERVICE_ROLE),
     encryptionKey: parseEncryptionKey(env.ENCRYPTION_KEY),
     webhookAllowHttp: parseBool('WEBHOOK_ALLOW_HTTP', env.WEBHOOK_ALLOW_HTTP, allowPrivateOutbound),

@@ -125,6 +125,13 @@ export interface RateLimitCounterTable {
   count: number
 }
 
+export interface ApiRateLeaseTable {
+  budget: string
+  window_start: Date | string
+  leased: number
+  last_lease: number
+}
+
 export interface DB {
   oauth_clients: OAuthClientTable
   oauth_client_access: OAuthClientAccessTable
@@ -132,6 +139,7 @@ export interface DB {
   oauth_codes: OAuthCodeTable
   oauth_tokens: OAuthTokenTable
   rate_limit_counters: RateLimitCounterTable
+  api_rate_leases: ApiRateLeaseTable
   organizations: OrganizationTable
   users: UserTable
   memberships: MembershipTable

@@ -20,7 +20,7 @@ const OPEN: FastifyCorsOptions = {
   credentials: false,
   methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
   allowedHeaders: ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id', 'x-request-id', 'idempotency-key'],
-  exposedHeaders: ['www-authenticate', 'x-request-id', 'location', 'retry-after', 'mcp-session-id', 'idempotent-replayed'],
+  exposedHeaders: ['www-authenticate', 'x-request-id', 'location', 'retry-after', 'mcp-session-id', 'idempotent-replayed', 'ratelimit', 'ratelimit-policy'],
   maxAge: 600,
   strictPreflight: false,
 }

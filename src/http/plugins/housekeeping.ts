@@ -1,5 +1,5 @@
 /**
- * Deletes what no longer counts: rate-limit windows, OAuth codes and tokens a day past their
+ * Deletes what no longer counts: rate-limit windows and API rate-limit leases, OAuth codes and tokens a day past their
  * expiry, webhook deliveries finished more than 30 days ago, and idempotency keys past their 24
  * hours. Every process runs it hourly (`app.runHousekeeping` runs it now); the deletes are
  * idempotent, so several processes on one PostgreSQL need no coordination.
@@ -10,6 +10,7 @@ import { pruneRateLimits } from '../../shared/rate-limit.ts'
 import { pruneExpiredOAuthRows } from '../../oauth/token.repository.ts'
 import { pruneDeliveries } from '../../webhooks/delivery.repository.ts'
 import { pruneIdempotencyKeys } from '../idempotency/idempotency.repository.ts'
+import { pruneLeases } from '../rate-limit/lease.repository.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,6 +28,7 @@ export default fp(
       const now = opts.clock.now()
       try {
         await pruneRateLimits(app.db, new Date(now.getTime() - 3600 * 1000))
+        await pruneLeases(app.db, new Date(now.getTime() - 3600 * 1000))
         await pruneExpiredOAuthRows(app.db, now)
         await pruneDeliveries(app.db, new Date(now.getTime() - DELIVERY_LOG_DAYS * 86400 * 1000))
         await pruneIdempotencyKeys(app.db, now)
