@@ -53,3 +53,23 @@ export function nameComponentSchemas(document: Json): Json {
   document.components.schemas = sorted
   return document
 }
+
+/**
+ * Problems are sent as `application/problem+json` (RFC 9457 §3), so every answer whose schema is the
+ * Problem component is documented under that media type, not the `application/json` Fastify assumes.
+ */
+export function documentProblemMediaType(document: Json): Json {
+  const problem = '#/components/schemas/Problem'
+  for (const item of Object.values<Json>(document.paths ?? {})) {
+    for (const operation of Object.values<Json>(item)) {
+      if (!isPlainObject(operation) || !isPlainObject(operation.responses)) continue
+      for (const response of Object.values<Json>(operation.responses)) {
+        const content = response?.content
+        if (!isPlainObject(content) || content['application/json']?.schema?.$ref !== problem || content['application/problem+json']) continue
+        content['application/problem+json'] = content['application/json']
+        delete content['application/json']
+      }
+    }
+  }
+  return document
+}

@@ -5,6 +5,7 @@
  */
 import { Conflict, ProblemError, ValidationFailed } from '../shared/errors.ts'
 import type { RecordKind } from './record-kind.ts'
+import { withArticle } from './record-labels.ts'
 
 interface PgError {
   code?: string
@@ -19,7 +20,7 @@ export function mapRecordDbError(kind: RecordKind, err: unknown): never {
     const field = e.constraint.replace(`${kind.table}_org_id_`, '').replace(/_fkey$/, '')
     const f = kind.fields.find((x) => x.name === field)
     const ref = f?.ref ?? 'record'
-    const target = f?.type === 'user' ? 'a member of this organization' : `${/^[aeiou]/.test(ref) ? 'an' : 'a'} ${ref} of this organization`
+    const target = f?.type === 'user' ? 'a member of this organization' : `${withArticle(ref)} of this organization`
     throw new ValidationFailed(`${field} does not refer to ${target}.`, [{ field, message: `must be the id of ${target}` }])
   }
   if (e?.code === '23505' && e.constraint?.endsWith('src_id_key')) {

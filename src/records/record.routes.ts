@@ -16,6 +16,7 @@ import { createBodySchema, listQuerySchema, pageSchema, patchBodySchema, pluralN
 import { getRecord, listRecords } from './record.service.ts'
 import { addCaseComment, createWithEvents, deleteWithEvents, updateWithEvents } from './record-writes.ts'
 import { readScopes } from './record-access.ts'
+import { withArticle } from './record-labels.ts'
 
 const WRITE: Scope[] = ['crm:write']
 
@@ -53,7 +54,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
     app.post(
       base,
       {
-        schema: { operationId: `create${name}`, tags, summary: `Create a ${kind.label.toLowerCase()}`, body: createBodySchema(kind), response: { 201: writtenSchema, ...errors, 409: problemSchema } },
+        schema: { operationId: `create${name}`, tags, summary: `Create ${withArticle(kind.label.toLowerCase())}`, body: createBodySchema(kind), response: { 201: writtenSchema, ...errors, 409: problemSchema } },
         onRequest: requireScopes(...WRITE),
       },
       async (request, reply) => {
@@ -66,7 +67,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
 
   app.get(
     `${base}/:id`,
-    { schema: { operationId: `get${name}`, tags, summary: `Get a ${kind.label.toLowerCase()}`, params: idParamsSchema, response: { 200: one, ...errors } }, onRequest: requireScopes(...readScopes(kind)) },
+    { schema: { operationId: `get${name}`, tags, summary: `Get ${withArticle(kind.label.toLowerCase())}`, params: idParamsSchema, response: { 200: one, ...errors } }, onRequest: requireScopes(...readScopes(kind)) },
     async (request, reply) => {
       const json = await getRecord(app.db, request.auth!, kind, request.params.id)
       if (!json) throw new NotFound(kind.label)
@@ -76,7 +77,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
   app.patch(
     `${base}/:id`,
     {
-      schema: { operationId: `update${name}`, tags, summary: `Change a ${kind.label.toLowerCase()}`, description: 'Only the fields sent change; null clears a field.', params: idParamsSchema, body: patchBodySchema(kind), response: { 200: writtenSchema, ...errors, 409: problemSchema } },
+      schema: { operationId: `update${name}`, tags, summary: `Change ${withArticle(kind.label.toLowerCase())}`, description: 'Only the fields sent change; null clears a field.', params: idParamsSchema, body: patchBodySchema(kind), response: { 200: writtenSchema, ...errors, 409: problemSchema } },
       onRequest: requireScopes(...WRITE),
     },
     async (request, reply) => {
@@ -87,7 +88,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
   )
   app.delete(
     `${base}/:id`,
-    { schema: { operationId: `delete${name}`, tags, summary: `Delete a ${kind.label.toLowerCase()}`, params: idParamsSchema, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: requireScopes(...WRITE) },
+    { schema: { operationId: `delete${name}`, tags, summary: `Delete ${withArticle(kind.label.toLowerCase())}`, params: idParamsSchema, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: requireScopes(...WRITE) },
     async (request, reply) => {
       if (!(await deleteWithEvents(app.db, request.auth!, kind, request.params.id))) throw new NotFound(kind.label)
       return reply.status(204).send()

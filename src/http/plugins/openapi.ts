@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { documentIdempotency } from '../idempotency/idempotency.openapi.ts'
-import { nameComponentSchemas } from '../openapi-components.ts'
+import { documentProblemMediaType, nameComponentSchemas } from '../openapi-components.ts'
 import { documentRateLimits } from '../rate-limit/rate-limit.openapi.ts'
 
 export default fp(
@@ -37,7 +37,7 @@ export default fp(
       },
       hideUntagged: true,
       // This plugin generates OpenAPI 3.1 only; the Swagger 2 branch exists for the type.
-      transformObject: (doc) => documentRateLimits(documentIdempotency(nameComponentSchemas('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject))),
+      transformObject: (doc) => documentProblemMediaType(documentRateLimits(documentIdempotency(nameComponentSchemas('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject)))),
     })
     await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } })
     app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger())

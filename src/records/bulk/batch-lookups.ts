@@ -10,6 +10,7 @@ import type { FieldError } from '../../shared/errors.ts'
 import { kindsByName } from '../kinds/index.ts'
 import type { RecordKind } from '../record-kind.ts'
 import type { Executor } from '../record.repository.ts'
+import { withArticle } from '../record-labels.ts'
 
 /** key -> id of the records found by `by`, locked FOR UPDATE until the transaction ends. */
 export async function findExisting(db: Executor, orgId: string, kind: RecordKind, by: 'id' | 'src_id', keys: readonly string[], caseId?: string): Promise<Map<string, string>> {
@@ -53,7 +54,7 @@ export async function missingReferences(db: Executor, orgId: string, kind: Recor
           )}`.execute(db)
       ).rows.map((r) => r.k),
     )
-    const target = field.type === 'user' ? 'a member of this organization' : `${/^[aeiou]/.test(field.ref!) ? 'an' : 'a'} ${field.ref} of this organization`
+    const target = field.type === 'user' ? 'a member of this organization' : `${withArticle(field.ref!)} of this organization`
     for (const item of items) {
       const value = item.values.fields[field.name]
       if (typeof value === 'string' && !found.has(value.toLowerCase())) errors.push({ index: item.index, field: `records[${item.index}].${field.name}`, message: `must be the id of ${target}` })

@@ -23,10 +23,9 @@ import { batchInvalid, checkItems, type BatchOperation, type CheckedItem } from 
 import { findExisting, missingReferences, takenSrcIds } from './batch-lookups.ts'
 import { columnsOf, deleteRows, insertRows, updateRows, type BulkRow, type UpdateRow } from './bulk-sql.ts'
 import { sql } from 'kysely'
+import { withArticle } from '../record-labels.ts'
 
 type Db = Kysely<DB>
-
-const withArticle = (noun: string) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`
 type Shown = Record<string, unknown> & { id: string }
 
 export interface BatchResult {
