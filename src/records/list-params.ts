@@ -28,18 +28,22 @@ const CREATED_AT: ListField = { name: 'created_at', type: 'datetime', label: 'Cr
 const UPDATED_AT: ListField = { name: 'updated_at', type: 'datetime', label: 'Updated' }
 const RANGE_TYPES: readonly FieldType[] = ['date', 'datetime', 'decimal', 'integer']
 
-export function sortFields(kind: RecordKind): ListField[] {
-  return [CREATED_AT, UPDATED_AT, ...kind.fields.filter((f) => f.sort)]
+/** Per kind, computed once: every list request reads these. */
+function perKind<T>(compute: (kind: RecordKind) => T): (kind: RecordKind) => T {
+  const cache = new WeakMap<RecordKind, T>()
+  return (kind) => {
+    let value = cache.get(kind)
+    if (value === undefined) cache.set(kind, (value = compute(kind)))
+    return value
+  }
 }
 
-export function rangeFields(kind: RecordKind): ListField[] {
-  return [CREATED_AT, UPDATED_AT, ...kind.fields.filter((f) => RANGE_TYPES.includes(f.type))]
-}
+export const sortFields = perKind((kind): ListField[] => [CREATED_AT, UPDATED_AT, ...kind.fields.filter((f) => f.sort)])
+
+export const rangeFields = perKind((kind): ListField[] => [CREATED_AT, UPDATED_AT, ...kind.fields.filter((f) => RANGE_TYPES.includes(f.type))])
 
 /** Status-like fields: the filterable enumerations. */
-export function inFields(kind: RecordKind): FieldDef[] {
-  return kind.fields.filter((f) => f.type === 'enum' && f.filter)
-}
+export const inFields = perKind((kind): FieldDef[] => kind.fields.filter((f) => f.type === 'enum' && f.filter))
 
 function rangeValueSchema(f: ListField): Schema {
   switch (f.type) {

@@ -42,8 +42,12 @@ function sendRecord(reply: FastifyReply, record: Record<string, unknown>, status
   return sendJsonText(reply, JSON.stringify(record), status)
 }
 
-/** Sorting or filtering by an ERP field needs erp:read: the usual step-up 403 (record-access.ts). */
+/**
+ * Sorting or filtering by an ERP field needs erp:read: the usual step-up 403 (record-access.ts).
+ * Kinds without ERP fields get no hook at all.
+ */
 function erpStepUp(kind: RecordKind) {
+  if (erpFieldsAmong(kind, kind.fields.map((f) => f.name)).length === 0) return undefined
   const askErp = requireScopes('erp:read')
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const used = fieldsUsed(listOptionsFrom(kind, request.query as Record<string, unknown>))
@@ -57,6 +61,8 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
   const one = recordSchema(kind)
   const writtenSchema = writtenRecordSchema(kind)
   const base = `/${kind.path}`
+  const stepUp = erpStepUp(kind)
+  const erpHook = stepUp ? { preHandler: stepUp } : {}
 
   if (kind.name !== 'case_comment') {
     app.get(
@@ -70,7 +76,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
           response: { 200: pageSchema(kind), ...errors },
         },
         onRequest: requireScopes(...readScopes(kind)),
-        preHandler: erpStepUp(kind),
+        ...erpHook,
       },
       async (request, reply) => {
         const page = await listRecords(app.db, request.auth!, kind, listOptionsFrom(kind, request.query))
@@ -88,7 +94,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
           response: { 200: countSchema, ...errors },
         },
         onRequest: requireScopes(...readScopes(kind)),
-        preHandler: erpStepUp(kind),
+        ...erpHook,
       },
       async (request) => {
         const { limit: _limit, ...opts } = listOptionsFrom(kind, request.query)

@@ -143,6 +143,10 @@ describe.each(await targets())('sorted lists, ranges and counts on %s', (target)
     expect((await get(`/opportunities/${made[0].id}`)).statusCode).toBe(404)
     expect(json(await get('/opportunities/count')).count).toBe(0)
     expect((await get('/opportunities/deleted?cursor=01890000-0000-7000-8000-000000000000')).statusCode).toBe(400)
+    // Housekeeping forgets tombstones after 30 days.
+    await sql`UPDATE record_tombstones SET deleted_at = now() - interval '31 days' WHERE id = ${made[0].id}`.execute(h.app.db)
+    await h.app.runHousekeeping()
+    expect(json(await get('/opportunities/deleted')).data.map((t: any) => t.id).sort()).toEqual([made[1].id, made[2].id].sort())
   })
 
   it('needs erp:read to sort, filter or count by amount (403 with a step-up challenge)', async () => {
