@@ -143,6 +143,12 @@ describe.each(await targets())('sorted lists, ranges and counts on %s', (target)
     expect((await get(`/opportunities/${made[0].id}`)).statusCode).toBe(404)
     expect(json(await get('/opportunities/count')).count).toBe(0)
     expect((await get('/opportunities/deleted?cursor=01890000-0000-7000-8000-000000000000')).statusCode).toBe(400)
+    // A case's deletion deletes its comments: their tombstones are kept too.
+    const kase = json(await admin.request({ method: 'POST', url: '/api/v1/cases', payload: { subject: 'S' } }))
+    const comment = json(await admin.request({ method: 'POST', url: `/api/v1/cases/${kase.id}/comments`, payload: { body: 'b' } }))
+    await admin.request({ method: 'DELETE', url: `/api/v1/cases/${kase.id}` })
+    expect(json(await get('/case-comments/deleted')).data.map((t: any) => t.id)).toEqual([comment.id])
+    expect(json(await get('/cases/deleted')).data.map((t: any) => t.id)).toEqual([kase.id])
     // Housekeeping forgets tombstones after 30 days.
     await sql`UPDATE record_tombstones SET deleted_at = now() - interval '31 days' WHERE id = ${made[0].id}`.execute(h.app.db)
     await h.app.runHousekeeping()
