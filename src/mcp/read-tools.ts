@@ -1,11 +1,13 @@
 /**
- * The read-only MCP tools: list a kind (REST's filters and keyset paging), get one record, search
- * across kinds, and the pipeline summary. Reads go through record.service with REST's scopes and
+ * The read-only MCP tools: list a kind (REST's sort, filters and keyset paging), count it, get one
+ * record, search across kinds, and the pipeline summary. Reads go through record.service with REST's scopes and
  * redaction (amounts need erp:read).
  */
 import { NotFound } from '../shared/errors.ts'
 import { cursorSchema, limitSchema } from '../http/schemas.ts'
 import {
+  countListed,
+  countQuerySchema,
   filterableFields,
   getRecord,
   kindsByName,
@@ -17,6 +19,7 @@ import {
   pipelineByStage,
   readScopes,
   recordKinds,
+  sortFields,
   type RecordKind,
 } from '../records/index.ts'
 import { commentCaseId, idSchema, kindOf, kindSchema, readRecordJson, readScopesOf, recordOutputSchema, titleOf, TOP_LEVEL_KINDS } from './record-view.ts'
@@ -24,18 +27,48 @@ import { check, HINTS, type Args, type JsonSchema, type McpTool, type ToolContex
 
 const SEARCH_LIMIT_MAX = 20
 
-/** A kind's list filters as an object schema (REST's query schema, filter fields only). */
+/** What `filters` may hold besides the fields: REST's query parameters that are not filters. */
+const NOT_FILTERS = new Set(['limit', 'cursor', 'sort', 'q', 'updated_since', 'ids'])
+
+/**
+ * A kind's list filters as an object schema: REST's count query schema (the list's filters:
+ * equality, `field[gte]`-style ranges, `field[in]`) without the parameters that have their own argument.
+ */
 const filterSchemas = new Map<RecordKind, JsonSchema>(
   recordKinds.map((kind) => {
-    const all = listQuerySchema(kind).properties as Record<string, JsonSchema>
-    const properties = Object.fromEntries(filterableFields(kind).map((f) => [f.name, all[f.name]]))
+    const all = countQuerySchema(kind).properties as Record<string, JsonSchema>
+    const properties = Object.fromEntries(Object.entries(all).filter(([name]) => !NOT_FILTERS.has(name)))
     return [kind, { type: 'object', additionalProperties: false, properties }]
   }),
 )
+/** A kind's `sort` values (REST's enum). */
+const sortSchemas = new Map<RecordKind, JsonSchema>(recordKinds.map((kind) => [kind, listQuerySchema(kind).properties.sort as JsonSchema]))
 
 function filterGuide(): string {
   return TOP_LEVEL_KINDS.map((k) => `${k.name}: ${filterableFields(k).map((f) => f.name).join(', ') || '(none)'}`).join('\n')
 }
+
+function sortGuide(): string {
+  return TOP_LEVEL_KINDS.map((k) => `${k.name}: ${sortFields(k).map((f) => f.name).join(', ')}`).join('\n')
+}
+
+/** The list options of list_records and count_records: REST's reading of the same parameters. */
+function optionsOf(kind: RecordKind, args: Args): ReturnType<typeof listOptionsFrom> {
+  const filters = (args.filters ?? {}) as Args
+  check(filterSchemas.get(kind)!, filters, 'filters.')
+  if (args.sort !== undefined) check(sortSchemas.get(kind)!, args.sort, 'sort')
+  return listOptionsFrom(kind, { ...filters, limit: args.limit, cursor: args.cursor, sort: args.sort, q: args.q, updated_since: args.updated_since })
+}
+
+const filterArguments = {
+  q: { type: 'string', minLength: 1, maxLength: 200, description: 'Case-insensitive substring to search for.' },
+  updated_since: { type: 'string', format: 'date-time', description: 'Only records updated at or after this time (RFC 3339).' },
+  filters: {
+    type: 'object',
+    maxProperties: 20,
+    description: 'Equality filters {"stage": "proposal"}, ranges {"amount[gte]": "50000", "close_date[lt]": "2026-07-01"} (dates, datetimes, numbers, created_at, updated_at) and {"status[in]": "new,working"} on status-like fields.',
+  },
+} as const
 
 const pageOutputSchema: JsonSchema = {
   type: 'object',
@@ -51,10 +84,12 @@ const listRecordsTool: McpTool = {
   name: 'list_records',
   title: 'List records',
   description: [
-    'Lists records of one kind, newest first (case comments: oldest first), in pages, exactly like GET /api/v1/{kind}.',
+    'Lists records of one kind, newest first (case comments: oldest first) unless `sort` says otherwise, in pages, exactly like GET /api/v1/{kind}.',
     'Page with `cursor` = the previous page\'s next_cursor until has_more is false. `q` is a case-insensitive substring search of the kind\'s name-like fields;',
-    '`updated_since` keeps records changed at or after a time; `filters` are equality filters. Filterable fields per kind:',
+    '`updated_since` keeps records changed at or after a time; `filters` holds equality, range and [in] filters. Equality-filterable fields per kind:',
     filterGuide(),
+    '`sort` is a field (ascending) or -field (descending), NULLs last. Sortable fields per kind:',
+    sortGuide(),
     'For kind case_comment pass `case_id` (the comments of that case). Products need the erp:read scope; opportunity amounts read as null without it.',
   ].join('\n'),
   inputSchema: {
@@ -66,9 +101,8 @@ const listRecordsTool: McpTool = {
       case_id: idSchema('case whose comments to list (kind case_comment only)'),
       limit: limitSchema,
       cursor: cursorSchema,
-      q: { type: 'string', minLength: 1, maxLength: 200, description: 'Case-insensitive substring to search for.' },
-      updated_since: { type: 'string', format: 'date-time', description: 'Only records updated at or after this time (RFC 3339).' },
-      filters: { type: 'object', maxProperties: 20, description: 'Field -> value equality filters, e.g. {"stage": "proposal"}.' },
+      sort: { type: 'string', pattern: '^-?[a-z_]+$', description: 'A sortable field of the kind, or -field for descending (see the list above).' },
+      ...filterArguments,
     },
   },
   outputSchema: pageOutputSchema,
@@ -76,9 +110,7 @@ const listRecordsTool: McpTool = {
   scopes: readScopesOf,
   async run(ctx, args) {
     const kind = kindOf(args)!
-    const filters = (args.filters ?? {}) as Args
-    check(filterSchemas.get(kind)!, filters, 'filters.')
-    const opts = listOptionsFrom(kind, { ...filters, limit: args.limit, cursor: args.cursor, q: args.q, updated_since: args.updated_since })
+    const opts = optionsOf(kind, args)
     const caseId = commentCaseId(kind, args)
     if (caseId) {
       if (!(await getRecord(ctx.db, ctx.auth, kindsByName.case, caseId))) throw new NotFound('Case')
@@ -86,6 +118,26 @@ const listRecordsTool: McpTool = {
     }
     const page = await listRecords(ctx.db, ctx.auth, kind, opts)
     return { json: page.json }
+  },
+}
+
+const countRecordsTool: McpTool = {
+  name: 'count_records',
+  title: 'Count records',
+  description: 'The exact number of records of one kind that list_records with the same q, updated_since and filters would page through, like GET /api/v1/{kind}/count.',
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['kind'],
+    properties: { kind: kindSchema(TOP_LEVEL_KINDS), ...filterArguments },
+  },
+  outputSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
+  annotations: HINTS.read,
+  scopes: readScopesOf,
+  async run(ctx, args) {
+    const kind = kindOf(args)!
+    const { limit: _limit, ...opts } = optionsOf(kind, args)
+    return { json: JSON.stringify({ count: await countListed(ctx.db, ctx.auth, kind, opts) }) }
   },
 }
 
@@ -213,4 +265,4 @@ const pipelineSummaryTool: McpTool = {
   },
 }
 
-export const readTools: McpTool[] = [searchRecordsTool, listRecordsTool, getRecordTool, pipelineSummaryTool]
+export const readTools: McpTool[] = [searchRecordsTool, listRecordsTool, countRecordsTool, getRecordTool, pipelineSummaryTool]

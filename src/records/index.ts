@@ -15,8 +15,10 @@ export { eventForCaller, kindOfEventType, mayRead, readScopes, recordForCaller }
 
 // Reads.
 export type { Executor, ListOptions, PageText } from './record.repository.ts'
-export { getRecord, listRecords } from './record.service.ts'
+export { countListed, getRecord, listDeleted, listRecords } from './record.service.ts'
 export { listOptionsFrom } from './record-query.ts'
+export { sortFields } from './list-params.ts'
+export { pruneTombstones } from './record-tombstones.ts'
 export { pipelineByStage, type Pipeline, type StageRow } from './opportunities/pipeline.ts'
 
 // Writes.
@@ -35,7 +37,7 @@ export {
 // Schemas of record bodies and queries, for transports that validate before calling. Generic ones
 // (uuid, limit, cursor, problem) are src/http/schemas.ts's.
 export { MAX_CUSTOM_FIELDS_BYTES } from './record.service.ts'
-export { convertLeadBodySchema, createBodySchema, filterableFields, listQuerySchema, MAX_CUSTOM_FIELDS, MAX_SRC_ID, patchBodySchema } from './record.schemas.ts'
+export { convertLeadBodySchema, countQuerySchema, createBodySchema, filterableFields, listQuerySchema, MAX_CUSTOM_FIELDS, MAX_SRC_ID, patchBodySchema } from './record.schemas.ts'
 
 // Bulk writes: the batch endpoint's and the importer's (one write path for the record tables).
 export { BATCH_OPERATIONS, batchItemSchema, MAX_BATCH_RECORDS, type BatchOperation } from './bulk/batch-items.ts'

@@ -39,6 +39,21 @@ export function assertMayRead(kind: RecordKind, caller: Caller): void {
   throw new Forbidden(`Reading ${kind.labelPlural.toLowerCase()} needs the scope${needed.length > 1 ? 's' : ''} ${needed.join(' and ')}.`, 'insufficient_scope')
 }
 
+/**
+ * Sorting or filtering by a field is reading it: a list ordered or narrowed by amounts would tell
+ * them. So a list or count that names an ERP field needs erp:read too (403 otherwise).
+ */
+export function assertMayUseFields(kind: RecordKind, caller: Caller, names: readonly string[]): void {
+  const hidden = hiddenFields(kind, caller).filter((f) => names.includes(f))
+  if (hidden.length === 0) return
+  throw new Forbidden(`Sorting or filtering by ${hidden.join(', ')} needs the scope erp:read.`, 'insufficient_scope')
+}
+
+/** The ERP fields among these names (REST asks for erp:read with a step-up challenge when any). */
+export function erpFieldsAmong(kind: RecordKind, names: readonly string[]): string[] {
+  return (erpFieldsByKind.get(kind) ?? []).filter((f) => names.includes(f))
+}
+
 /** Fields hidden from this caller (null in answers), or none. */
 export function hiddenFields(kind: RecordKind, caller: Caller): readonly string[] {
   return caller.scopes.has('erp:read') ? [] : (erpFieldsByKind.get(kind) ?? [])

@@ -33,6 +33,11 @@ export interface FieldDef {
   filter?: boolean
   /** Searched by `?q=` (case-insensitive substring). */
   search?: boolean
+  /**
+   * Lists can sort by it (`?sort=name`, `?sort=-name`). Each such field has an (org_id, field, id)
+   * index and is an argument of its table's tombstone trigger (migration 0011).
+   */
+  sort?: boolean
   min?: number
   max?: number
   /** Value used on create when the field is absent. */

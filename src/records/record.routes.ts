@@ -2,7 +2,7 @@
  * The REST routes of every record kind, built from its definition: list, create, get, patch, delete.
  * Case comments hang under their case; special actions are registered by their kinds.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { requireScopes } from '../http/auth.ts'
 import { idParamsSchema, problemSchema } from '../http/schemas.ts'
 import type { TypedRoutes } from '../http/type-provider.ts'
@@ -10,13 +10,27 @@ import type { Scope } from '../shared/auth-context.ts'
 import { NotFound } from '../shared/errors.ts'
 import type { RecordKind } from './record-kind.ts'
 import { kindsByName, recordKinds } from './kinds/index.ts'
-import { listOptionsFrom } from './record-query.ts'
+import { fieldsUsed, listOptionsFrom } from './record-query.ts'
 import { batchRoutes } from './batch.routes.ts'
-import { createBodySchema, listQuerySchema, pageSchema, patchBodySchema, pluralName, recordSchema, schemaName, writtenRecordSchema } from './record.schemas.ts'
-import { getRecord, listRecords } from './record.service.ts'
+import {
+  countQuerySchema,
+  countSchema,
+  createBodySchema,
+  deletedPageSchema,
+  deletedQuerySchema,
+  listQuerySchema,
+  pageSchema,
+  patchBodySchema,
+  pluralName,
+  recordSchema,
+  schemaName,
+  writtenRecordSchema,
+} from './record.schemas.ts'
+import { countListed, getRecord, listDeleted, listRecords } from './record.service.ts'
 import { addCaseComment, createWithEvents, deleteWithEvents, updateWithEvents } from './record-writes.ts'
-import { readScopes } from './record-access.ts'
+import { erpFieldsAmong, readScopes } from './record-access.ts'
 import { withArticle } from './record-labels.ts'
+import { TOMBSTONE_DAYS } from './record-tombstones.ts'
 
 const WRITE: Scope[] = ['crm:write']
 
@@ -31,6 +45,19 @@ function sendRecord(reply: FastifyReply, record: Record<string, unknown>, status
   return sendJsonText(reply, JSON.stringify(record), status)
 }
 
+/**
+ * Sorting or filtering by an ERP field needs erp:read: the usual step-up 403 (record-access.ts).
+ * Kinds without ERP fields get no hook at all.
+ */
+function erpStepUp(kind: RecordKind) {
+  if (erpFieldsAmong(kind, kind.fields.map((f) => f.name)).length === 0) return undefined
+  const askErp = requireScopes('erp:read')
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const used = fieldsUsed(listOptionsFrom(kind, request.query as Record<string, unknown>))
+    if (erpFieldsAmong(kind, used).length > 0) await askErp(request, reply)
+  }
+}
+
 export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): void {
   const app = fastify.withTypeProvider<TypedRoutes>()
   const tags = [kind.labelPlural]
@@ -38,17 +65,46 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
   const writtenSchema = writtenRecordSchema(kind)
   const base = `/${kind.path}`
   const name = schemaName(kind)
+  const stepUp = erpStepUp(kind)
+  const erpHook = stepUp ? { preHandler: stepUp } : {}
 
   if (kind.name !== 'case_comment') {
     app.get(
       base,
       {
-        schema: { operationId: `list${pluralName(kind)}`, tags, summary: `List ${kind.labelPlural.toLowerCase()}`, description: 'Newest first; keyset-paged.', querystring: listQuerySchema(kind), response: { 200: pageSchema(kind), ...errors } },
+        schema: {
+          operationId: `list${pluralName(kind)}`,
+          tags,
+          summary: `List ${kind.labelPlural.toLowerCase()}`,
+          description: 'Newest first unless `sort` says otherwise; keyset-paged on (sort value, id). docs/api.md, Lists, has the paging rules.',
+          querystring: listQuerySchema(kind),
+          response: { 200: pageSchema(kind), ...errors },
+        },
         onRequest: requireScopes(...readScopes(kind)),
+        ...erpHook,
       },
       async (request, reply) => {
         const page = await listRecords(app.db, request.auth!, kind, listOptionsFrom(kind, request.query))
         return sendJsonText(reply, page.json)
+      },
+    )
+    app.get(
+      `${base}/count`,
+      {
+        schema: {
+          operationId: `count${pluralName(kind)}`,
+          tags,
+          summary: `Count ${kind.labelPlural.toLowerCase()}`,
+          description: 'The exact number of records the list with the same filters would page through.',
+          querystring: countQuerySchema(kind),
+          response: { 200: countSchema, ...errors },
+        },
+        onRequest: requireScopes(...readScopes(kind)),
+        ...erpHook,
+      },
+      async (request) => {
+        const { limit: _limit, ...opts } = listOptionsFrom(kind, request.query)
+        return { count: await countListed(app.db, request.auth!, kind, opts) }
       },
     )
     app.post(
@@ -65,6 +121,24 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
     )
   }
 
+  app.get(
+    `${base}/deleted`,
+    {
+      schema: {
+        operationId: `listDeleted${pluralName(kind)}`,
+        tags,
+        summary: `List deleted ${kind.labelPlural.toLowerCase()}`,
+        description: `Tombstones (id, deleted_at) of ${kind.labelPlural.toLowerCase()} deleted in the last ${TOMBSTONE_DAYS} days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.`,
+        querystring: deletedQuerySchema,
+        response: { 200: deletedPageSchema, ...errors },
+      },
+      onRequest: requireScopes(...readScopes(kind)),
+    },
+    async (request) => {
+      const { limit, cursor, deleted_since } = request.query
+      return listDeleted(app.db, request.auth!, kind, { limit: limit ?? 50, cursor, deletedSince: deleted_since })
+    },
+  )
   app.get(
     `${base}/:id`,
     { schema: { operationId: `get${name}`, tags, summary: `Get ${withArticle(kind.label.toLowerCase())}`, params: idParamsSchema, response: { 200: one, ...errors } }, onRequest: requireScopes(...readScopes(kind)) },

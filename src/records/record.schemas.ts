@@ -2,8 +2,9 @@
  * JSON Schemas of a kind, derived from its field definitions: the create and patch bodies, the list
  * query, and the record as returned. Fastify validates with them and the OpenAPI document shows them.
  */
-import { cursorSchema, limitSchema, UUID_TEXT, uuidSchema } from '../http/schemas.ts'
+import { cursorSchema, limitSchema, pageSchemaOf, UUID_TEXT, uuidSchema } from '../http/schemas.ts'
 import type { FieldDef, RecordKind } from './record-kind.ts'
+import { listParamSchemas } from './list-params.ts'
 
 type Schema = Record<string, unknown>
 
@@ -167,8 +168,45 @@ export function listQuerySchema(kind: RecordKind): KindObjectSchema {
     ids: idsFilterSchema,
   }
   for (const f of filterableFields(kind)) properties[f.name] = describe(f, valueSchema(f.type === 'decimal' ? { ...f, type: 'string' } : f))
+  const params = listParamSchemas(kind)
+  properties.sort = params.sort
+  Object.assign(properties, params.filters)
   return { type: 'object', additionalProperties: false, properties }
 }
+
+/** `GET /{kind}/count`: the list's filters, without what only pages need (limit, cursor, sort). */
+export function countQuerySchema(kind: RecordKind): KindObjectSchema {
+  const { limit: _limit, cursor: _cursor, sort: _sort, ...properties } = listQuerySchema(kind).properties
+  return { type: 'object', additionalProperties: false, properties }
+}
+
+export const countSchema = {
+  title: 'Count',
+  type: 'object',
+  properties: { count: { type: 'integer', description: 'Exact number of records matching the filters.' } },
+  required: ['count'],
+} as const
+
+/** `GET /{kind}/deleted`: tombstones for sync clients, newest deletion first. */
+export const deletedQuerySchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: limitSchema,
+    cursor: cursorSchema,
+    deleted_since: { type: 'string', format: 'date-time', description: 'Only records deleted at or after this time.' },
+  },
+} as const
+
+export const deletedPageSchema = pageSchemaOf(
+  {
+    title: 'Tombstone',
+    type: 'object',
+    properties: { id: { type: 'string', format: 'uuid' }, deleted_at: { type: 'string', format: 'date-time' } },
+    required: ['id', 'deleted_at'],
+  },
+  'TombstonePage',
+)
 
 export function pageSchema(kind: RecordKind): Schema {
   return {

@@ -4,12 +4,15 @@
  * record-rules.ts; special actions live with their kind (cases/, leads/).
  */
 import type { AuthContext } from '../shared/auth-context.ts'
-import { ValidationFailed } from '../shared/errors.ts'
+import { ProblemError, ValidationFailed } from '../shared/errors.ts'
 import { uuidv7 } from '../shared/ids.ts'
 import type { FieldDef, RecordKind } from './record-kind.ts'
 import { mapRecordDbError } from './record-errors.ts'
-import { assertMayRead, recordJsonForCaller } from './record-access.ts'
+import { assertMayRead, assertMayUseFields, recordJsonForCaller } from './record-access.ts'
+import { fieldsUsed } from './record-query.ts'
+import { listTombstones, type TombstonePage } from './record-tombstones.ts'
 import {
+  countRecords,
   deleteRecord,
   findRecordJson,
   insertRecord,
@@ -26,6 +29,15 @@ import { sql } from 'kysely'
 
 export const MAX_CUSTOM_FIELDS_BYTES = 64 * 1024
 const DECIMAL_RE = /^-?\d{1,16}(\.\d{1,2})?$/
+
+/** A sorted list's cursor that names no record, live or remembered (a tombstone expires after 30 days). */
+class UnknownCursor extends ProblemError {
+  constructor() {
+    super(400, 'invalid_cursor', 'Invalid cursor', 'cursor names no record of this list: it was never one, or was deleted too long ago to be placed.', [
+      { field: 'cursor', message: 'names no record of this list' },
+    ])
+  }
+}
 
 export interface RecordChange {
   kind: RecordKind
@@ -66,11 +78,31 @@ export function toRowValues(kind: RecordKind, body: Record<string, unknown>): Ro
   return values
 }
 
-/** A page as this caller may see it (record-access.ts); 403 when the caller may not read the kind. */
+/**
+ * A page as this caller may see it (record-access.ts); 403 when the caller may not read the kind or
+ * a field it sorts or filters by; 400 invalid_cursor when a sorted list cannot place its cursor.
+ */
 export async function listRecords(executor: Executor, auth: AuthContext, kind: RecordKind, opts: ListOptions): Promise<PageText> {
   assertMayRead(kind, auth)
-  const page = await listRecordsPage(executor, auth.orgId, kind, opts)
+  assertMayUseFields(kind, auth, fieldsUsed(opts))
+  const { cursorKnown, ...page } = await listRecordsPage(executor, auth.orgId, kind, opts)
+  if (!cursorKnown) throw new UnknownCursor()
   return { ...page, json: recordJsonForCaller(kind, auth, page.json, 'page') }
+}
+
+/** How many records a list with these filters holds, with the list's scope rules. */
+export async function countListed(executor: Executor, auth: AuthContext, kind: RecordKind, opts: Omit<ListOptions, 'limit'>): Promise<number> {
+  assertMayRead(kind, auth)
+  assertMayUseFields(kind, auth, fieldsUsed(opts))
+  return countRecords(executor, auth.orgId, kind, opts)
+}
+
+/** Deleted records of a kind (id, deleted_at) for sync clients, with the list's scope rule. */
+export async function listDeleted(executor: Executor, auth: AuthContext, kind: RecordKind, opts: { limit: number; cursor?: string; deletedSince?: string }): Promise<TombstonePage> {
+  assertMayRead(kind, auth)
+  const page = await listTombstones(executor, auth.orgId, kind, opts)
+  if (!page) throw new UnknownCursor()
+  return page
 }
 
 /** One record as JSON text as this caller may see it, or null when there is none in the organization. */

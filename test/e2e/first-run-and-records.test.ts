@@ -56,7 +56,7 @@ describe.each(await targets())('first run and records in the browser on %s', (ta
     await page.getByRole('button', { name: 'User menu' }).waitFor()
   })
 
-  it('lists 55 accounts as 50 plus "Load more"', async () => {
+  it('lists 55 accounts as 50 plus "Load more", with the exact count', async () => {
     const me = await page.request.get(`${svc.url}/api/v1/me`)
     expect(me.status()).toBe(200)
     const csrf = ((await me.json()) as { csrf_token: string }).csrf_token
@@ -75,6 +75,10 @@ describe.each(await targets())('first run and records in the browser on %s', (ta
     await poll(() => rows.count()).toBe(50)
     // Newest first: the last created is on top.
     await poll(() => rows.first().textContent()).toContain('Account 55')
+    // The real number, not "50+": GET /accounts/count with the same search and filters.
+    await poll(() => page.getByLabel('Matching records').textContent()).toBe('55')
+    await page.getByText('50 of 55 shown').waitFor()
+    await shot(page, 'accounts-list-count')
     const loadMore = page.getByRole('button', { name: 'Load more' })
     await loadMore.click()
     await poll(() => rows.count()).toBe(55)

@@ -17,6 +17,7 @@ const ALL_TOOLS = [
   'batch_write_records',
   'change_opportunity_stage',
   'convert_lead',
+  'count_records',
   'create_record',
   'delete_record',
   'escalate_case',
@@ -77,6 +78,7 @@ async function exerciseEveryTool(world: McpWorld, client: Client): Promise<void>
   expect(found.groups.map((g: any) => g.kind).sort()).toEqual(['account', 'opportunity'])
 
   const page = await run('list_records', { kind: 'opportunity', limit: 10, filters: { stage: 'proposal' } })
+  expect((await run('count_records', { kind: 'opportunity', filters: { stage: 'proposal' } })).count).toBe(page.data.length)
   expect(page.data.map((r: any) => r.id)).toEqual([opp.id])
 
   const kase = await run('create_record', { kind: 'case', fields: { subject: 'Turbine noise', account_id: account.id } })

@@ -142,6 +142,36 @@ describe.each(await targets())('MCP tools on %s', (target) => {
     }
   })
 
+  it('sorts, filters by ranges and [in], and counts like REST; amounts need erp:read there too', async () => {
+    for (const [i, stage] of ['prospecting', 'proposal', 'negotiation', 'proposal'].entries()) {
+      await rest('POST', '/opportunities', { name: `Deal ${i}`, stage, amount: `${(4 - i) * 1000}.00`, close_date: `2026-0${i + 1}-15` })
+    }
+    const query = 'sort=amount&amount[gte]=2000&stage[in]=proposal,negotiation&close_date[lt]=2026-04-01&limit=1'
+    const restPage = JSON.parse((await rest('GET', `/opportunities?${query}`)).body)
+    const filters = { 'amount[gte]': '2000', 'stage[in]': 'proposal,negotiation', 'close_date[lt]': '2026-04-01' }
+    const page = await call(client, 'list_records', { kind: 'opportunity', sort: 'amount', filters, limit: 1 })
+    expect(page).toEqual(restPage)
+    expect(page.data.map((r: any) => r.amount)).toEqual(['2000.00'])
+    const next = await call(client, 'list_records', { kind: 'opportunity', sort: 'amount', filters, limit: 1, cursor: page.next_cursor })
+    expect(next.data.map((r: any) => r.amount)).toEqual(['3000.00'])
+    expect(await call(client, 'count_records', { kind: 'opportunity', filters })).toEqual({ count: 2 })
+    expect(await call(client, 'count_records', { kind: 'opportunity' })).toEqual(JSON.parse((await rest('GET', '/opportunities/count')).body))
+    expect((await callError(client, 'list_records', { kind: 'opportunity', sort: 'description' })).errors).toEqual([
+      { field: 'sort', message: expect.stringContaining('must be one of') },
+    ])
+    expect((await callError(client, 'count_records', { kind: 'opportunity', filters: { 'amount[gte]': 'lots' } })).errors).toEqual([
+      { field: 'filters.amount[gte]', message: 'has an invalid format' },
+    ])
+    const noErp = await connectWithToken(world.mcpUrl, await tokenFor(world, 'a', 'crm:read'))
+    try {
+      expect((await callError(noErp, 'list_records', { kind: 'opportunity', sort: '-amount' })).code).toBe('insufficient_scope')
+      expect((await callError(noErp, 'count_records', { kind: 'opportunity', filters: { 'amount[lt]': '5' } })).code).toBe('insufficient_scope')
+      expect((await call(noErp, 'count_records', { kind: 'opportunity', filters: { 'stage[in]': 'proposal' } })).count).toBe(2)
+    } finally {
+      await noErp.close()
+    }
+  })
+
   it('answers writes as the token may read: only id and times without crm:read, amounts hidden without erp:read', async () => {
     const stub = ['created_at', 'id', 'updated_at']
     const opp = JSON.parse((await rest('POST', '/opportunities', { name: 'Secret deal', amount: '75000.00' })).body)

@@ -1,8 +1,9 @@
 /**
- * Deletes what no longer counts: rate-limit windows and API rate-limit leases, OAuth codes and tokens a day past their
- * expiry, webhook deliveries finished more than 30 days ago, and idempotency keys past their 24
- * hours. Every process runs it hourly (`app.runHousekeeping` runs it now); the deletes are
- * idempotent, so several processes on one PostgreSQL need no coordination.
+ * Deletes what no longer counts: rate-limit windows and API rate-limit leases, OAuth codes and
+ * tokens a day past their expiry, webhook deliveries finished more than 30 days ago, idempotency
+ * keys past their 24 hours, and tombstones of deleted records after 30 days. Every process runs it
+ * hourly (`app.runHousekeeping` runs it now); the deletes are idempotent, so several processes on
+ * one PostgreSQL need no coordination.
  */
 import fp from 'fastify-plugin'
 import type { Clock } from '../../shared/clock.ts'
@@ -11,6 +12,7 @@ import { pruneExpiredOAuthRows } from '../../oauth/token.repository.ts'
 import { pruneDeliveries } from '../../webhooks/delivery.repository.ts'
 import { pruneIdempotencyKeys } from '../idempotency/idempotency.repository.ts'
 import { pruneLeases } from '../rate-limit/lease.repository.ts'
+import { pruneTombstones } from '../../records/index.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +34,7 @@ export default fp(
         await pruneExpiredOAuthRows(app.db, now)
         await pruneDeliveries(app.db, new Date(now.getTime() - DELIVERY_LOG_DAYS * 86400 * 1000))
         await pruneIdempotencyKeys(app.db, now)
+        await pruneTombstones(app.db, now)
       } catch (err) {
         app.log.warn({ err }, 'housekeeping failed; will retry next hour')
       }

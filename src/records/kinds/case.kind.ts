@@ -13,11 +13,11 @@ export const caseKind: RecordKind = {
   order: 'newest_first',
   fields: [
     // Per-organization sequence, assigned on create (see case.repository.ts).
-    { name: 'case_number', type: 'integer', label: 'Case number', readOnly: true, filter: true },
-    { name: 'subject', type: 'string', label: 'Subject', required: true, maxLength: NAME, search: true },
+    { name: 'case_number', type: 'integer', label: 'Case number', readOnly: true, filter: true, sort: true },
+    { name: 'subject', type: 'string', label: 'Subject', required: true, maxLength: NAME, search: true, sort: true },
     descriptionField,
-    { name: 'status', type: 'enum', label: 'Status', values: CASE_STATUSES, default: 'new', filter: true },
-    { name: 'priority', type: 'enum', label: 'Priority', values: CASE_PRIORITIES, default: 'medium', filter: true },
+    { name: 'status', type: 'enum', label: 'Status', values: CASE_STATUSES, default: 'new', filter: true, sort: true },
+    { name: 'priority', type: 'enum', label: 'Priority', values: CASE_PRIORITIES, default: 'medium', filter: true, sort: true },
     { name: 'origin', type: 'string', label: 'Origin', maxLength: PHONE, filter: true },
     { name: 'type', type: 'string', label: 'Type', maxLength: PHONE, filter: true },
     { name: 'account_id', type: 'ref', ref: 'account', label: 'Account', filter: true },

@@ -12,13 +12,13 @@ export const leadKind: RecordKind = {
   order: 'newest_first',
   fields: [
     { name: 'first_name', type: 'string', label: 'First name', maxLength: SHORT, search: true },
-    { name: 'last_name', type: 'string', label: 'Last name', required: true, maxLength: SHORT, search: true },
-    { name: 'company', type: 'string', label: 'Company', required: true, maxLength: NAME, search: true },
+    { name: 'last_name', type: 'string', label: 'Last name', required: true, maxLength: SHORT, search: true, sort: true },
+    { name: 'company', type: 'string', label: 'Company', required: true, maxLength: NAME, search: true, sort: true },
     { name: 'email', type: 'email', label: 'Email', maxLength: EMAIL_MAX, search: true, filter: true },
     { name: 'phone', type: 'string', label: 'Phone', maxLength: PHONE },
     { name: 'title', type: 'string', label: 'Title', maxLength: NAME },
     // `converted` is reached only through POST /leads/{id}/convert (lead.service.ts checks it).
-    { name: 'status', type: 'enum', label: 'Status', values: LEAD_STATUSES, default: 'new', filter: true },
+    { name: 'status', type: 'enum', label: 'Status', values: LEAD_STATUSES, default: 'new', filter: true, sort: true },
     { name: 'source', type: 'string', label: 'Source', maxLength: SHORT, filter: true },
     { name: 'rating', type: 'string', label: 'Rating', maxLength: PHONE },
     { name: 'industry', type: 'string', label: 'Industry', maxLength: SHORT },

@@ -9,11 +9,11 @@ export const productKind: RecordKind = {
   titleFields: ['name'],
   order: 'newest_first',
   fields: [
-    { name: 'name', type: 'string', label: 'Name', required: true, maxLength: NAME, search: true },
+    { name: 'name', type: 'string', label: 'Name', required: true, maxLength: NAME, search: true, sort: true },
     { name: 'code', type: 'string', label: 'Product code', maxLength: SHORT, search: true, filter: true },
     descriptionField,
     { name: 'family', type: 'string', label: 'Family', maxLength: SHORT, filter: true },
-    { name: 'unit_price', type: 'decimal', label: 'Unit price' },
+    { name: 'unit_price', type: 'decimal', label: 'Unit price', sort: true },
     { name: 'currency', type: 'string', label: 'Currency', maxLength: 3, default: 'USD' },
     { name: 'is_active', type: 'boolean', label: 'Active', default: true, filter: true },
   ],

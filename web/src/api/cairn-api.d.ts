@@ -15,7 +15,7 @@ export interface paths {
         };
         /**
          * List accounts
-         * @description Newest first; keyset-paged.
+         * @description Newest first unless `sort` says otherwise; keyset-paged on (sort value, id). docs/api.md, Lists, has the paging rules.
          */
         get: operations["listAccounts"];
         put?: never;
@@ -89,6 +89,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count accounts
+         * @description The exact number of records the list with the same filters would page through.
+         */
+        get: operations["countAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deleted accounts
+         * @description Tombstones (id, deleted_at) of accounts deleted in the last 30 days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.
+         */
+        get: operations["listDeletedAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/activities": {
         parameters: {
             query?: never;
@@ -98,7 +138,7 @@ export interface paths {
         };
         /**
          * List activities
-         * @description Newest first; keyset-paged.
+         * @description Newest first unless `sort` says otherwise; keyset-paged on (sort value, id). docs/api.md, Lists, has the paging rules.
          */
         get: operations["listActivities"];
         put?: never;
@@ -172,6 +212,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/activities/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count activities
+         * @description The exact number of records the list with the same filters would page through.
+         */
+        get: operations["countActivities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/activities/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deleted activities
+         * @description Tombstones (id, deleted_at) of activities deleted in the last 30 days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.
+         */
+        get: operations["listDeletedActivities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/case-comments/{id}": {
         parameters: {
             query?: never;
@@ -194,6 +274,26 @@ export interface paths {
         patch: operations["updateCaseComment"];
         trace?: never;
     };
+    "/api/v1/case-comments/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deleted case comments
+         * @description Tombstones (id, deleted_at) of case comments deleted in the last 30 days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.
+         */
+        get: operations["listDeletedCaseComments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cases": {
         parameters: {
             query?: never;
@@ -203,7 +303,7 @@ export interface paths {
         };
         /**
          * List cases
-         * @description Newest first; keyset-paged.
+         * @description Newest first unless `sort` says otherwise; keyset-paged on (sort value, id). docs/api.md, Lists, has the paging rules.
          */
         get: operations["listCases"];
         put?: never;
@@ -338,6 +438,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cases/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count cases
+         * @description The exact number of records the list with the same filters would page through.
+         */
+        get: operations["countCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/cases/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deleted cases
+         * @description Tombstones (id, deleted_at) of cases deleted in the last 30 days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.
+         */
+        get: operations["listDeletedCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contacts": {
         parameters: {
             query?: never;
@@ -347,7 +487,7 @@ export interface paths {
         };
         /**
          * List contacts
-         * @description Newest first; keyset-paged.
+         * @description Newest first unless `sort` says otherwise; keyset-paged on (sort value, id). docs/api.md, Lists, has the paging rules.
          */
         get: operations["listContacts"];
         put?: never;
@@ -421,6 +561,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contacts/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count contacts
+         * @description The exact number of records the list with the same filters would page through.
+         */
+        get: operations["countContacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deleted contacts
+         * @description Tombstones (id, deleted_at) of contacts deleted in the last 30 days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.
+         */
+        get: operations["listDeletedContacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/leads": {
         parameters: {
             query?: never;
@@ -430,7 +610,7 @@ export interface paths {
         };
         /**
          * List leads
-         * @description Newest first; keyset-paged.
+         * @description Newest first unless `sort` says otherwise; keyset-paged on (sort value, id). docs/api.md, Lists, has the paging rules.
          */
         get: operations["listLeads"];
         put?: never;
@@ -517,6 +697,46 @@ export interface paths {
          * @description Upsert by the source id: 201 with the new record, or 200 with the record changed (only the fields sent change). Concurrent calls with one src_id write one record.
          */
         put: operations["upsertLeadBySrcId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count leads
+         * @description The exact number of records the list with the same filters would page through.
+         */
+        get: operations["countLeads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deleted leads
+         * @description Tombstones (id, deleted_at) of leads deleted in the last 30 days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.
+         */
+        get: operations["listDeletedLeads"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -784,7 +1004,7 @@ export interface paths {
         };
         /**
          * List opportunities
-         * @description Newest first; keyset-paged.
+         * @description Newest first unless `sort` says otherwise; keyset-paged on (sort value, id). docs/api.md, Lists, has the paging rules.
          */
         get: operations["listOpportunities"];
         put?: never;
@@ -858,6 +1078,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/opportunities/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count opportunities
+         * @description The exact number of records the list with the same filters would page through.
+         */
+        get: operations["countOpportunities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/opportunities/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deleted opportunities
+         * @description Tombstones (id, deleted_at) of opportunities deleted in the last 30 days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.
+         */
+        get: operations["listDeletedOpportunities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/products": {
         parameters: {
             query?: never;
@@ -867,7 +1127,7 @@ export interface paths {
         };
         /**
          * List products
-         * @description Newest first; keyset-paged.
+         * @description Newest first unless `sort` says otherwise; keyset-paged on (sort value, id). docs/api.md, Lists, has the paging rules.
          */
         get: operations["listProducts"];
         put?: never;
@@ -934,6 +1194,46 @@ export interface paths {
          * @description Upsert by the source id: 201 with the new record, or 200 with the record changed (only the fields sent change). Concurrent calls with one src_id write one record.
          */
         put: operations["upsertProductBySrcId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/products/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count products
+         * @description The exact number of records the list with the same filters would page through.
+         */
+        get: operations["countProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/products/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deleted products
+         * @description Tombstones (id, deleted_at) of products deleted in the last 30 days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.
+         */
+        get: operations["listDeletedProducts"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2701,6 +3001,11 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** Count */
+        Count: {
+            /** @description Exact number of records matching the filters. */
+            count: number;
+        };
         /** Lead */
         Lead: {
             /** @description Company */
@@ -3756,6 +4061,19 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** Tombstone */
+        Tombstone: {
+            /** Format: date-time */
+            deleted_at: string;
+            /** Format: uuid */
+            id: string;
+        };
+        /** TombstonePage */
+        TombstonePage: {
+            data: components["schemas"]["Tombstone"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
         /** Webhook */
         Webhook: {
             /** Format: date-time */
@@ -3908,10 +4226,34 @@ export interface operations {
     listAccounts: {
         parameters: {
             query?: {
+                /** @description Annual revenue: an exact decimal such as 50000 or 1234.50. */
+                "annual_revenue[gt]"?: string;
+                /** @description Annual revenue: an exact decimal such as 50000 or 1234.50. */
+                "annual_revenue[gte]"?: string;
+                /** @description Annual revenue: an exact decimal such as 50000 or 1234.50. */
+                "annual_revenue[lt]"?: string;
+                /** @description Annual revenue: an exact decimal such as 50000 or 1234.50. */
+                "annual_revenue[lte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
                 /** @description The next_cursor of the previous page (the id of its last record). */
                 cursor?: string;
                 /** @description Domain */
                 domain?: string;
+                /** @description Employees */
+                "employee_count[gt]"?: number;
+                /** @description Employees */
+                "employee_count[gte]"?: number;
+                /** @description Employees */
+                "employee_count[lt]"?: number;
+                /** @description Employees */
+                "employee_count[lte]"?: number;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
                 /** @description Industry */
@@ -3924,8 +4266,18 @@ export interface operations {
                 parent_account_id?: string;
                 /** @description Case-insensitive search in name, domain */
                 q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "annual_revenue" | "-annual_revenue";
                 /** @description Type */
                 type?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
                 /** @description Only records updated at or after this time. */
                 updated_since?: string;
             };
@@ -4632,6 +4984,214 @@ export interface operations {
             };
         };
     };
+    countAccounts: {
+        parameters: {
+            query?: {
+                /** @description Annual revenue: an exact decimal such as 50000 or 1234.50. */
+                "annual_revenue[gt]"?: string;
+                /** @description Annual revenue: an exact decimal such as 50000 or 1234.50. */
+                "annual_revenue[gte]"?: string;
+                /** @description Annual revenue: an exact decimal such as 50000 or 1234.50. */
+                "annual_revenue[lt]"?: string;
+                /** @description Annual revenue: an exact decimal such as 50000 or 1234.50. */
+                "annual_revenue[lte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description Domain */
+                domain?: string;
+                /** @description Employees */
+                "employee_count[gt]"?: number;
+                /** @description Employees */
+                "employee_count[gte]"?: number;
+                /** @description Employees */
+                "employee_count[lt]"?: number;
+                /** @description Employees */
+                "employee_count[lte]"?: number;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Industry */
+                industry?: string;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Parent account; id of a account of the same organization */
+                parent_account_id?: string;
+                /** @description Case-insensitive search in name, domain */
+                q?: string;
+                /** @description Type */
+                type?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Count"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDeletedAccounts: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Only records deleted at or after this time. */
+                deleted_since?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TombstonePage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listActivities: {
         parameters: {
             query?: {
@@ -4641,12 +5201,38 @@ export interface operations {
                 case_id?: string;
                 /** @description Contact; id of a contact of the same organization */
                 contact_id?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
                 /** @description The next_cursor of the previous page (the id of its last record). */
                 cursor?: string;
+                /** @description Due date: YYYY-MM-DD. */
+                "due_date[gt]"?: string;
+                /** @description Due date: YYYY-MM-DD. */
+                "due_date[gte]"?: string;
+                /** @description Due date: YYYY-MM-DD. */
+                "due_date[lt]"?: string;
+                /** @description Due date: YYYY-MM-DD. */
+                "due_date[lte]"?: string;
+                /** @description Ends at: RFC 3339. */
+                "end_at[gt]"?: string;
+                /** @description Ends at: RFC 3339. */
+                "end_at[gte]"?: string;
+                /** @description Ends at: RFC 3339. */
+                "end_at[lt]"?: string;
+                /** @description Ends at: RFC 3339. */
+                "end_at[lte]"?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
                 /** @description Kind */
                 kind?: "task" | "event" | "call" | "email" | "note";
+                /** @description Kind is one of these, 1-50 comma-separated values of: task, event, call, email, note. */
+                "kind[in]"?: string;
                 /** @description Lead; id of a lead of the same organization */
                 lead_id?: string;
                 /** @description Records per page, 1-200. */
@@ -4657,10 +5243,32 @@ export interface operations {
                 owner_id?: string;
                 /** @description Priority */
                 priority?: "low" | "normal" | "high";
+                /** @description Priority is one of these, 1-50 comma-separated values of: low, normal, high. */
+                "priority[in]"?: string;
                 /** @description Case-insensitive search in subject */
                 q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "subject" | "-subject" | "status" | "-status" | "priority" | "-priority" | "due_date" | "-due_date" | "start_at" | "-start_at";
+                /** @description Starts at: RFC 3339. */
+                "start_at[gt]"?: string;
+                /** @description Starts at: RFC 3339. */
+                "start_at[gte]"?: string;
+                /** @description Starts at: RFC 3339. */
+                "start_at[lt]"?: string;
+                /** @description Starts at: RFC 3339. */
+                "start_at[lte]"?: string;
                 /** @description Status */
                 status?: "open" | "in_progress" | "completed" | "cancelled";
+                /** @description Status is one of these, 1-50 comma-separated values of: open, in_progress, completed, cancelled. */
+                "status[in]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
                 /** @description Only records updated at or after this time. */
                 updated_since?: string;
             };
@@ -5367,6 +5975,236 @@ export interface operations {
             };
         };
     };
+    countActivities: {
+        parameters: {
+            query?: {
+                /** @description Account; id of a account of the same organization */
+                account_id?: string;
+                /** @description Case; id of a case of the same organization */
+                case_id?: string;
+                /** @description Contact; id of a contact of the same organization */
+                contact_id?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description Due date: YYYY-MM-DD. */
+                "due_date[gt]"?: string;
+                /** @description Due date: YYYY-MM-DD. */
+                "due_date[gte]"?: string;
+                /** @description Due date: YYYY-MM-DD. */
+                "due_date[lt]"?: string;
+                /** @description Due date: YYYY-MM-DD. */
+                "due_date[lte]"?: string;
+                /** @description Ends at: RFC 3339. */
+                "end_at[gt]"?: string;
+                /** @description Ends at: RFC 3339. */
+                "end_at[gte]"?: string;
+                /** @description Ends at: RFC 3339. */
+                "end_at[lt]"?: string;
+                /** @description Ends at: RFC 3339. */
+                "end_at[lte]"?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Kind */
+                kind?: "task" | "event" | "call" | "email" | "note";
+                /** @description Kind is one of these, 1-50 comma-separated values of: task, event, call, email, note. */
+                "kind[in]"?: string;
+                /** @description Lead; id of a lead of the same organization */
+                lead_id?: string;
+                /** @description Opportunity; id of a opportunity of the same organization */
+                opportunity_id?: string;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Priority */
+                priority?: "low" | "normal" | "high";
+                /** @description Priority is one of these, 1-50 comma-separated values of: low, normal, high. */
+                "priority[in]"?: string;
+                /** @description Case-insensitive search in subject */
+                q?: string;
+                /** @description Starts at: RFC 3339. */
+                "start_at[gt]"?: string;
+                /** @description Starts at: RFC 3339. */
+                "start_at[gte]"?: string;
+                /** @description Starts at: RFC 3339. */
+                "start_at[lt]"?: string;
+                /** @description Starts at: RFC 3339. */
+                "start_at[lte]"?: string;
+                /** @description Status */
+                status?: "open" | "in_progress" | "completed" | "cancelled";
+                /** @description Status is one of these, 1-50 comma-separated values of: open, in_progress, completed, cancelled. */
+                "status[in]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Count"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDeletedActivities: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Only records deleted at or after this time. */
+                deleted_since?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TombstonePage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getCaseComment: {
         parameters: {
             query?: never;
@@ -5659,6 +6497,89 @@ export interface operations {
             };
         };
     };
+    listDeletedCaseComments: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Only records deleted at or after this time. */
+                deleted_since?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TombstonePage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listCases: {
         parameters: {
             query?: {
@@ -5666,10 +6587,42 @@ export interface operations {
                 account_id?: string;
                 /** @description Case number; read-only */
                 case_number?: number;
+                /** @description Case number */
+                "case_number[gt]"?: number;
+                /** @description Case number */
+                "case_number[gte]"?: number;
+                /** @description Case number */
+                "case_number[lt]"?: number;
+                /** @description Case number */
+                "case_number[lte]"?: number;
+                /** @description Closed at: RFC 3339. */
+                "closed_at[gt]"?: string;
+                /** @description Closed at: RFC 3339. */
+                "closed_at[gte]"?: string;
+                /** @description Closed at: RFC 3339. */
+                "closed_at[lt]"?: string;
+                /** @description Closed at: RFC 3339. */
+                "closed_at[lte]"?: string;
                 /** @description Contact; id of a contact of the same organization */
                 contact_id?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
                 /** @description The next_cursor of the previous page (the id of its last record). */
                 cursor?: string;
+                /** @description Escalated at: RFC 3339. */
+                "escalated_at[gt]"?: string;
+                /** @description Escalated at: RFC 3339. */
+                "escalated_at[gte]"?: string;
+                /** @description Escalated at: RFC 3339. */
+                "escalated_at[lt]"?: string;
+                /** @description Escalated at: RFC 3339. */
+                "escalated_at[lte]"?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
                 /** @description Escalated; read-only */
@@ -5682,12 +6635,26 @@ export interface operations {
                 owner_id?: string;
                 /** @description Priority */
                 priority?: "low" | "medium" | "high" | "critical";
+                /** @description Priority is one of these, 1-50 comma-separated values of: low, medium, high, critical. */
+                "priority[in]"?: string;
                 /** @description Case-insensitive search in subject */
                 q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "case_number" | "-case_number" | "subject" | "-subject" | "status" | "-status" | "priority" | "-priority";
                 /** @description Status */
                 status?: "new" | "working" | "escalated" | "on_hold" | "closed";
+                /** @description Status is one of these, 1-50 comma-separated values of: new, working, escalated, on_hold, closed. */
+                "status[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
                 /** @description Only records updated at or after this time. */
                 updated_since?: string;
             };
@@ -6167,6 +7134,14 @@ export interface operations {
     listCaseComments: {
         parameters: {
             query?: {
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
                 /** @description The next_cursor of the previous page (the id of its last record). */
                 cursor?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
@@ -6175,6 +7150,16 @@ export interface operations {
                 limit?: number;
                 /** @description Case-insensitive search in body */
                 q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at";
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
                 /** @description Only records updated at or after this time. */
                 updated_since?: string;
             };
@@ -6813,11 +7798,247 @@ export interface operations {
             };
         };
     };
+    countCases: {
+        parameters: {
+            query?: {
+                /** @description Account; id of a account of the same organization */
+                account_id?: string;
+                /** @description Case number; read-only */
+                case_number?: number;
+                /** @description Case number */
+                "case_number[gt]"?: number;
+                /** @description Case number */
+                "case_number[gte]"?: number;
+                /** @description Case number */
+                "case_number[lt]"?: number;
+                /** @description Case number */
+                "case_number[lte]"?: number;
+                /** @description Closed at: RFC 3339. */
+                "closed_at[gt]"?: string;
+                /** @description Closed at: RFC 3339. */
+                "closed_at[gte]"?: string;
+                /** @description Closed at: RFC 3339. */
+                "closed_at[lt]"?: string;
+                /** @description Closed at: RFC 3339. */
+                "closed_at[lte]"?: string;
+                /** @description Contact; id of a contact of the same organization */
+                contact_id?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description Escalated at: RFC 3339. */
+                "escalated_at[gt]"?: string;
+                /** @description Escalated at: RFC 3339. */
+                "escalated_at[gte]"?: string;
+                /** @description Escalated at: RFC 3339. */
+                "escalated_at[lt]"?: string;
+                /** @description Escalated at: RFC 3339. */
+                "escalated_at[lte]"?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Escalated; read-only */
+                is_escalated?: boolean;
+                /** @description Origin */
+                origin?: string;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Priority */
+                priority?: "low" | "medium" | "high" | "critical";
+                /** @description Priority is one of these, 1-50 comma-separated values of: low, medium, high, critical. */
+                "priority[in]"?: string;
+                /** @description Case-insensitive search in subject */
+                q?: string;
+                /** @description Status */
+                status?: "new" | "working" | "escalated" | "on_hold" | "closed";
+                /** @description Status is one of these, 1-50 comma-separated values of: new, working, escalated, on_hold, closed. */
+                "status[in]"?: string;
+                /** @description Type */
+                type?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Count"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDeletedCases: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Only records deleted at or after this time. */
+                deleted_since?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TombstonePage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listContacts: {
         parameters: {
             query?: {
                 /** @description Account; id of a account of the same organization */
                 account_id?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
                 /** @description The next_cursor of the previous page (the id of its last record). */
                 cursor?: string;
                 /** @description Email */
@@ -6830,6 +8051,16 @@ export interface operations {
                 owner_id?: string;
                 /** @description Case-insensitive search in first_name, last_name, email */
                 q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name";
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
                 /** @description Only records updated at or after this time. */
                 updated_since?: string;
             };
@@ -7536,9 +8767,213 @@ export interface operations {
             };
         };
     };
+    countContacts: {
+        parameters: {
+            query?: {
+                /** @description Account; id of a account of the same organization */
+                account_id?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description Email */
+                email?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Case-insensitive search in first_name, last_name, email */
+                q?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Count"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDeletedContacts: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Only records deleted at or after this time. */
+                deleted_since?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TombstonePage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listLeads: {
         parameters: {
             query?: {
+                /** @description Converted at: RFC 3339. */
+                "converted_at[gt]"?: string;
+                /** @description Converted at: RFC 3339. */
+                "converted_at[gte]"?: string;
+                /** @description Converted at: RFC 3339. */
+                "converted_at[lt]"?: string;
+                /** @description Converted at: RFC 3339. */
+                "converted_at[lte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
                 /** @description The next_cursor of the previous page (the id of its last record). */
                 cursor?: string;
                 /** @description Email */
@@ -7551,10 +8986,22 @@ export interface operations {
                 owner_id?: string;
                 /** @description Case-insensitive search in first_name, last_name, company, email */
                 q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name" | "company" | "-company" | "status" | "-status";
                 /** @description Source */
                 source?: string;
                 /** @description Status */
                 status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
+                /** @description Status is one of these, 1-50 comma-separated values of: new, working, nurturing, qualified, unqualified, converted. */
+                "status[in]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
                 /** @description Only records updated at or after this time. */
                 updated_since?: string;
             };
@@ -8348,6 +9795,206 @@ export interface operations {
             };
             /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
             422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    countLeads: {
+        parameters: {
+            query?: {
+                /** @description Converted at: RFC 3339. */
+                "converted_at[gt]"?: string;
+                /** @description Converted at: RFC 3339. */
+                "converted_at[gte]"?: string;
+                /** @description Converted at: RFC 3339. */
+                "converted_at[lt]"?: string;
+                /** @description Converted at: RFC 3339. */
+                "converted_at[lte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description Email */
+                email?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Case-insensitive search in first_name, last_name, company, email */
+                q?: string;
+                /** @description Source */
+                source?: string;
+                /** @description Status */
+                status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
+                /** @description Status is one of these, 1-50 comma-separated values of: new, working, nurturing, qualified, unqualified, converted. */
+                "status[in]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Count"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDeletedLeads: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Only records deleted at or after this time. */
+                deleted_since?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TombstonePage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9458,6 +11105,30 @@ export interface operations {
             query?: {
                 /** @description Account; id of a account of the same organization */
                 account_id?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[gt]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[gte]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[lt]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[lte]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[gt]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[gte]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[lt]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[lte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
                 /** @description The next_cursor of the previous page (the id of its last record). */
                 cursor?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
@@ -9466,12 +11137,32 @@ export interface operations {
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
+                /** @description Probability (%) */
+                "probability[gt]"?: number;
+                /** @description Probability (%) */
+                "probability[gte]"?: number;
+                /** @description Probability (%) */
+                "probability[lt]"?: number;
+                /** @description Probability (%) */
+                "probability[lte]"?: number;
                 /** @description Case-insensitive search in name */
                 q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "stage" | "-stage" | "amount" | "-amount" | "close_date" | "-close_date";
                 /** @description Stage */
                 stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
+                /** @description Stage is one of these, 1-50 comma-separated values of: prospecting, qualification, needs_analysis, proposal, negotiation, closed_won, closed_lost. */
+                "stage[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
                 /** @description Only records updated at or after this time. */
                 updated_since?: string;
             };
@@ -10178,11 +11869,235 @@ export interface operations {
             };
         };
     };
+    countOpportunities: {
+        parameters: {
+            query?: {
+                /** @description Account; id of a account of the same organization */
+                account_id?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[gt]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[gte]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[lt]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[lte]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[gt]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[gte]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[lt]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[lte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Probability (%) */
+                "probability[gt]"?: number;
+                /** @description Probability (%) */
+                "probability[gte]"?: number;
+                /** @description Probability (%) */
+                "probability[lt]"?: number;
+                /** @description Probability (%) */
+                "probability[lte]"?: number;
+                /** @description Case-insensitive search in name */
+                q?: string;
+                /** @description Stage */
+                stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
+                /** @description Stage is one of these, 1-50 comma-separated values of: prospecting, qualification, needs_analysis, proposal, negotiation, closed_won, closed_lost. */
+                "stage[in]"?: string;
+                /** @description Type */
+                type?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Count"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDeletedOpportunities: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Only records deleted at or after this time. */
+                deleted_since?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TombstonePage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listProducts: {
         parameters: {
             query?: {
                 /** @description Product code */
                 code?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
                 /** @description The next_cursor of the previous page (the id of its last record). */
                 cursor?: string;
                 /** @description Family */
@@ -10195,6 +12110,24 @@ export interface operations {
                 limit?: number;
                 /** @description Case-insensitive search in name, code */
                 q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "unit_price" | "-unit_price";
+                /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
+                "unit_price[gt]"?: string;
+                /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
+                "unit_price[gte]"?: string;
+                /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
+                "unit_price[lt]"?: string;
+                /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
+                "unit_price[lte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
                 /** @description Only records updated at or after this time. */
                 updated_since?: string;
             };
@@ -10878,6 +12811,202 @@ export interface operations {
             };
             /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
             422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    countProducts: {
+        parameters: {
+            query?: {
+                /** @description Product code */
+                code?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description Family */
+                family?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Active */
+                is_active?: boolean;
+                /** @description Case-insensitive search in name, code */
+                q?: string;
+                /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
+                "unit_price[gt]"?: string;
+                /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
+                "unit_price[gte]"?: string;
+                /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
+                "unit_price[lt]"?: string;
+                /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
+                "unit_price[lte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Count"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDeletedProducts: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Only records deleted at or after this time. */
+                deleted_since?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TombstonePage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

@@ -12,6 +12,8 @@ type OnePath = `/api/v1/${Collection | 'case-comments'}/{id}`
 /** limit, cursor, q, ids, updated_since and the kind's filterable fields (checked by the server). */
 export type ListQuery = NonNullable<operations['listAccounts']['parameters']['query']> & Record<string, string | number | undefined>
 
+type CountPath = `/api/v1/${Collection}/count`
+
 const listPath = (kind: RecordKind) => `/api/v1/${kind.path}` as ListPath
 const onePath = (kind: RecordKind) => `/api/v1/${kind.path}/{id}` as OnePath
 
@@ -19,6 +21,12 @@ export function fetchRecordPage(kind: RecordKind, query: ListQuery): Promise<Pag
   // An empty filter box means no filter, not a search for "".
   const present = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== '')) as ListQuery
   return call(() => cairn.GET(listPath(kind), { params: { query: present } }))
+}
+
+/** The exact number of records the list with the same filters pages through (GET /{kind}/count). */
+export function fetchRecordCount(kind: RecordKind, query: Record<string, string | undefined>): Promise<{ count: number }> {
+  const present = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''))
+  return call(() => cairn.GET(`/api/v1/${kind.path}/count` as CountPath, { params: { query: present as never } }))
 }
 
 export function fetchRecord(kind: RecordKind, id: string): Promise<CrmRecord> {

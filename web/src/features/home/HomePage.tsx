@@ -1,24 +1,15 @@
-// The overview at /app: how many records of each kind (first page), and the open pipeline by stage.
+// The overview at /app: how many records of each kind (exact counts), and the open pipeline by stage.
 import { Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon, UnstyledButton } from '@mantine/core'
-import { useQueries } from '@tanstack/react-query'
 import { Link } from 'react-router'
 import { useMe } from '../../api/queries.ts'
-import { fetchRecordPage } from '../../api/records.ts'
 import { PageHeader } from '../../components/PageHeader.tsx'
 import { appKinds } from '../../kinds.ts'
+import { formatCount, useRecordCounts } from '../records/useRecordCount.ts'
 import { PipelineChart } from './PipelineChart.tsx'
-
-const COUNT_PAGE = 100
 
 export function HomePage() {
   const me = useMe()
-  const counts = useQueries({
-    queries: appKinds.map(({ kind }) => ({
-      queryKey: ['records', kind.path, 'count'],
-      queryFn: () => fetchRecordPage(kind, { limit: COUNT_PAGE }),
-      staleTime: 30_000,
-    })),
-  })
+  const counts = useRecordCounts(appKinds.map(({ kind }) => kind))
   return (
     <>
       <PageHeader eyebrow={me.data?.organization.name} title="Overview" />
@@ -37,7 +28,7 @@ export function HomePage() {
                       <Skeleton height={28} width={48} mt={6} />
                     ) : (
                       <Text fz={28} fw={700} lh={1.3}>
-                        {q.isError ? '—' : `${q.data.data.length}${q.data.has_more ? '+' : ''}`}
+                        {q.isError ? '—' : formatCount(q.data.count)}
                       </Text>
                     )}
                   </div>

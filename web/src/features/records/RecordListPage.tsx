@@ -1,5 +1,6 @@
-// The list of one kind's records: search, filters, newest first, "Load more" following next_cursor.
-import { Badge, Button, Center, EmptyState, Paper, Text } from '@mantine/core'
+// The list of one kind's records: search, filters, newest first, "Load more" following next_cursor,
+// and how many records match in all (GET /{kind}/count with the same search and filters).
+import { Badge, Button, Center, EmptyState, Group, Paper, Text } from '@mantine/core'
 import { IconPlus, IconSearchOff } from '@tabler/icons-react'
 import { Link, useParams, useSearchParams } from 'react-router'
 import { useRecordList, type ListParams } from '../../api/queries.ts'
@@ -10,6 +11,7 @@ import { kindUiByPath, listFilterFields, lowerLabel } from '../../kinds.ts'
 import { ActiveFilterChips } from './ActiveFilterChips.tsx'
 import { ListFilters } from './ListFilters.tsx'
 import { RecordTable, RecordTableSkeleton } from './RecordTable.tsx'
+import { formatCount, useRecordCount } from './useRecordCount.ts'
 
 export function RecordListPage() {
   const { kindPath } = useParams()
@@ -29,6 +31,7 @@ function RecordList({ kindPath }: { kindPath: string }) {
     if (v) filters[f.name] = v
   }
   const list = useRecordList(kind, { q: q || undefined, ...filters })
+  const total = useRecordCount(kind, { q: q || undefined, ...filters })
   const records = list.data?.pages.flatMap((p) => p.data) ?? []
   const narrowed = Boolean(q) || Object.keys(filters).length > 0
 
@@ -55,10 +58,9 @@ function RecordList({ kindPath }: { kindPath: string }) {
       <PageHeader
         title={kind.labelPlural}
         badges={
-          list.isSuccess && records.length > 0 ? (
-            <Badge variant="light" color="gray" size="lg" radius="sm" aria-label="Loaded records">
-              {records.length}
-              {list.hasNextPage ? '+' : ''}
+          total.isSuccess && total.data.count > 0 ? (
+            <Badge variant="light" color="gray" size="lg" radius="sm" aria-label="Matching records">
+              {formatCount(total.data.count)}
             </Badge>
           ) : null
         }
@@ -106,9 +108,16 @@ function RecordList({ kindPath }: { kindPath: string }) {
       {list.isSuccess && records.length > 0 && (
         <Center mt="md" mb="xl">
           {list.hasNextPage ? (
-            <Button variant="default" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>
-              Load more
-            </Button>
+            <Group gap="md">
+              {total.isSuccess && (
+                <Text size="sm" c="dimmed">
+                  {formatCount(records.length)} of {formatCount(total.data.count)} shown
+                </Text>
+              )}
+              <Button variant="default" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>
+                Load more
+              </Button>
+            </Group>
           ) : (
             <Text size="sm" c="dimmed">
               {records.length === 1 ? `1 ${lowerLabel(kind)}` : `All ${records.length} ${kind.labelPlural.toLowerCase()} shown`}

@@ -1,0 +1,75 @@
+/**
+ * The SQL text of list reads, assembled by hand for the hot path (record.repository.ts runs it as a
+ * compiled query): the WHERE conditions every list and count share, and the keyset of a sorted
+ * page. Identifiers come from the kind definitions; values are always parameters.
+ */
+import type { RecordKind } from './record-kind.ts'
+import type { ListOptions } from './record.repository.ts'
+import { RANGE_OPS, type ListField, type ListSort } from './list-params.ts'
+import { recordJsonText, SQL_TYPES } from './record-sql.ts'
+
+/** Adds a bound value and answers its placeholder, cast when the column type must be inferred. */
+export type Param = (value: unknown, cast?: string) => string
+
+export function sqlType(f: ListField): string {
+  return SQL_TYPES[f.type]
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+/** The filters of a list or count as conditions on alias `r` ($1 is the organization). */
+export function listConditions(kind: RecordKind, opts: Omit<ListOptions, 'limit'>, param: Param): string[] {
+  const conditions = ['r.org_id = $1']
+  if (opts.parent) conditions.push(`r.${opts.parent.column} = ${param(opts.parent.value, 'uuid')}`)
+  for (const { field, value } of opts.filters) conditions.push(`r.${field.name} = ${param(value, SQL_TYPES[field.type])}`)
+  for (const { field, op, value } of opts.ranges ?? []) conditions.push(`r.${field.name} ${RANGE_OPS[op]} ${param(value, sqlType(field))}`)
+  for (const { field, values } of opts.ins ?? []) conditions.push(`r.${field.name} = ANY(${param(values, 'text[]')})`)
+  if (opts.updatedSince) conditions.push(`r.updated_at >= ${param(opts.updatedSince, 'timestamptz')}`)
+  if (opts.q) {
+    const pattern = param(`%${escapeLike(opts.q)}%`)
+    conditions.push(`(${kind.fields.filter((f) => f.search).map((f) => `r.${f.name} ILIKE ${pattern}`).join(' OR ')})`)
+  }
+  return conditions
+}
+
+const MAX_UUID = `'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid`
+const MIN_UUID = `'00000000-0000-0000-0000-000000000000'::uuid`
+
+/**
+ * A page ordered by (field, id), NULLs last in both directions, as two index ranges of
+ * (org_id, field, id): the non-NULL values, then the NULLs by id. Postgres runs a UNION ALL's
+ * branches in order and stops at the outer LIMIT, so the NULL branch costs nothing while the first
+ * fills the page; each branch's own LIMIT keeps the append from being a parallel one, which could
+ * interleave them.
+ *
+ * With a cursor, its position is read in the same statement (`cur`): the record's current value,
+ * or its value when deleted (record_tombstones, migration 0011). The position is where the record
+ * is now, not where the client saw it: that is what keeps every listing finishing (each page
+ * starts strictly after the previous one's end), and docs/api.md, Lists, states what it means when
+ * the cursor record changed its value in between. An unknown cursor leaves `cur` empty and the
+ * page empty (the caller tells why).
+ */
+export function sortedPageSql(kind: RecordKind, sort: ListSort, from: string, conditions: string[], cursor: string | null, limit: string): string {
+  const col = `r.${sort.field.name}`
+  const dir = sort.descending ? 'DESC' : 'ASC'
+  const after = sort.descending ? '<' : '>'
+  const json = recordJsonText(kind, 'r')
+  const where = conditions.join(' AND ')
+  let cte = ''
+  let valueAfter = ''
+  let nullAfter = ''
+  if (cursor) {
+    cte =
+      `WITH cur AS (SELECT x.${sort.field.name} AS v FROM ${kind.table} x WHERE x.org_id = $1 AND x.id = ${cursor} ` +
+      `UNION ALL SELECT CAST(t.sort_values->>'${sort.field.name}' AS ${sqlType(sort.field)}) FROM record_tombstones t ` +
+      `WHERE t.org_id = $1 AND t.kind = '${kind.table}' AND t.id = ${cursor} LIMIT 1) `
+    // A NULL cursor value makes the row comparison NULL: no non-NULL value follows it.
+    valueAfter = ` AND (${col}, r.id) ${after} ((SELECT v FROM cur), ${cursor})`
+    nullAfter = ` AND EXISTS (SELECT 1 FROM cur) AND r.id ${after} CASE WHEN (SELECT v FROM cur) IS NULL THEN ${cursor} ELSE ${sort.descending ? MAX_UUID : MIN_UUID} END`
+  }
+  const values = `SELECT r.id, ${json} AS j FROM ${from} WHERE ${where} AND ${col} IS NOT NULL${valueAfter} ORDER BY ${col} ${dir}, r.id ${dir} LIMIT ${limit}`
+  const nulls = `SELECT r.id, ${json} AS j FROM ${from} WHERE ${where} AND ${col} IS NULL${nullAfter} ORDER BY r.id ${dir} LIMIT ${limit}`
+  return `${cte}SELECT u.id, u.j FROM ((${values}) UNION ALL (${nulls})) u LIMIT ${limit}`
+}
