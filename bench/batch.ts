@@ -4,7 +4,8 @@
  * flow POSTs `/api/v1/{kind}/batch` with `{"operation":"create"}` and 1,000 records per body, with
  * 1, 2 and 4 requests in flight, for contacts (no references) and opportunities (account_id to one
  * of 1,000 accounts, owner_id). Printed per configuration: records/s, p50/p99 per batch request, and
- * the CPU time per record of the service and of PostgreSQL (/proc). Then the event cost: contacts
+ * the CPU time per record of the service and of the PostgreSQL backends serving the bench database
+ * (/proc; other sessions' backends on this shared machine left out). Then the event cost: contacts
  * again with one webhook subscribed to contact.created (deliveries queued in the same transaction;
  * SERVICE_ROLE=web so no dispatcher in the process sends them), bracketed by runs without.
  *
@@ -27,13 +28,14 @@ import { openPostgres } from '../src/db/connect.ts'
 import { migrateToLatest } from '../src/db/migrate.ts'
 import { createOrganizationWithAdmin } from '../src/orgs/org.service.ts'
 import { createSession, findSession, SESSION_COOKIE } from '../src/orgs/session.service.ts'
-import { cpuSeconds, cpuSecondsOfCommand, ensureDatabase, fmt, obtainToken, startServiceProcess } from './lib.ts'
+import { cpuSeconds, cpuSecondsOfBackends, ensureDatabase, fmt, obtainToken, startServiceProcess } from './lib.ts'
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 200_000)
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,2,4').split(',').map(Number)
 const BATCH = 1000
 const ACCOUNTS = 1000
 const PORT = 3730
+const DB_NAME = 'cairn_bench_batch'
 const PUBLIC_URL = `http://127.0.0.1:${PORT}`
 const ADMIN = { email: 'batch-bench@bench.test', password: 'bench-password' }
 
@@ -108,7 +110,7 @@ interface Run {
 async function post(pid: number, url: string, headers: Record<string, string>, bodies: string[], inFlight: number, name: string): Promise<Run> {
   const latencies: number[] = []
   let next = 0
-  const cpuBefore = { service: cpuSeconds(pid), postgres: cpuSecondsOfCommand('postgres') }
+  const cpuBefore = { service: cpuSeconds(pid), postgres: cpuSecondsOfBackends(DB_NAME) }
   const started = performance.now()
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
@@ -131,7 +133,7 @@ async function post(pid: number, url: string, headers: Record<string, string>, b
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     serviceUs: perRecord(cpuSeconds(pid) - cpuBefore.service),
-    postgresUs: perRecord(cpuSecondsOfCommand('postgres') - cpuBefore.postgres),
+    postgresUs: perRecord(cpuSecondsOfBackends(DB_NAME) - cpuBefore.postgres),
   }
 }
 
@@ -185,7 +187,7 @@ async function copyBaseline(client: pg.Client, url: string, table: string, orgId
 }
 
 async function main() {
-  const url = await ensureDatabase('cairn_bench_batch', true)
+  const url = await ensureDatabase(DB_NAME, true)
   const setup = await openPostgres(url)
   await migrateToLatest(setup)
   const { orgId, userId } = await createOrganizationWithAdmin(setup.db, { name: 'Batch bench', adminEmail: ADMIN.email, adminPassword: ADMIN.password })

@@ -134,6 +134,30 @@ export function cpuSecondsOfCommand(command: string): number {
   return ticks / CLOCK_TICKS
 }
 
+/**
+ * CPU seconds of the live PostgreSQL backends connected to `database` (their command line names
+ * it): the database's share of a bench whose connections stay open (a pool), without the other
+ * sessions' backends on this shared machine nor the server's own processes (WAL writer, checkpointer).
+ */
+export function cpuSecondsOfBackends(database: string): number {
+  let ticks = 0
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat: string
+    let cmdline: string
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+      cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+    } catch {
+      continue // ended meanwhile
+    }
+    if (!cmdline.startsWith(`postgres: `) || !cmdline.includes(` ${database} `)) continue
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
+    ticks += Number(fields[11]) + Number(fields[12])
+  }
+  return ticks / CLOCK_TICKS
+}
+
 export interface LoadResult {
   rps: number
   /** Requests completed in the round. */
