@@ -2,12 +2,16 @@
  * Shared pieces of the benchmarks: a bench PostgreSQL database, starting the service as a child
  * process (so its RSS is its own), sampling RSS, autocannon and pgbench runs.
  */
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import pg from 'pg'
 import autocannon from 'autocannon'
+import { openPostgres } from '../src/db/connect.ts'
+import { createOrgClient } from '../src/oauth/index.ts'
+import { consent, signIn } from '../test/helpers/live-service.ts'
 
 export const ROOT = path.resolve(import.meta.dirname, '..')
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test'
@@ -131,6 +135,30 @@ export function cpuSecondsOfCommand(command: string): number {
   return ticks / CLOCK_TICKS
 }
 
+/**
+ * CPU seconds of the live PostgreSQL backends connected to `database` (their command line names
+ * it): the database's share of a bench whose connections stay open (a pool), without the other
+ * sessions' backends on this shared machine nor the server's own processes (WAL writer, checkpointer).
+ */
+export function cpuSecondsOfBackends(database: string): number {
+  let ticks = 0
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat: string
+    let cmdline: string
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+      cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+    } catch {
+      continue // ended meanwhile
+    }
+    if (!cmdline.startsWith(`postgres: `) || !cmdline.includes(` ${database} `)) continue
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
+    ticks += Number(fields[11]) + Number(fields[12])
+  }
+  return ticks / CLOCK_TICKS
+}
+
 export interface LoadResult {
   rps: number
   /** Requests completed in the round. */
@@ -164,4 +192,25 @@ export function pgbench(url: string, script: string, seconds: number, clients = 
 
 export function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+}
+
+/**
+ * One bearer token through the flow a host runs: sign in, consent, exchange the code with PKCE.
+ * Bound to `publicUrl` (the service's origin), so it serves REST and /mcp.
+ */
+export async function obtainToken(databaseUrl: string, publicUrl: string, orgId: string, admin: { email: string; password: string }, clientName: string): Promise<string> {
+  const database = await openPostgres(databaseUrl)
+  const redirect = 'https://bench.example.test/cb'
+  const client = await createOrgClient(database.db, orgId, { name: clientName, redirectUris: [redirect], scopes: ['crm:read', 'crm:write', 'erp:read'] }, 'settings')
+  await database.close()
+  const verifier = crypto.randomBytes(32).toString('base64url')
+  const challenge = crypto.createHash('sha256').update(verifier).digest('base64url')
+  const params = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: redirect, scope: 'crm:read crm:write erp:read', code_challenge: challenge, code_challenge_method: 'S256', resource: publicUrl })
+  const callback = await consent(`${publicUrl}/oauth/authorize?${params}`, await signIn(publicUrl, admin.email, admin.password))
+  const res = await fetch(`${publicUrl}/api/oauth/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: redirect, code_verifier: verifier, client_id: client.client_id, client_secret: client.client_secret, resource: publicUrl }),
+  })
+  if (!res.ok) throw new Error(`token exchange failed: ${res.status} ${await res.text()}`)
+  return ((await res.json()) as { access_token: string }).access_token
 }

@@ -10,15 +10,12 @@
  *
  *   npm run bench:mcp        (BENCH_SECONDS=15 by default; BENCH_RESEED=1 to seed anew)
  */
-import crypto from 'node:crypto'
 import { sql } from 'kysely'
 import { openPostgres } from '../src/db/connect.ts'
 import { migrateToLatest } from '../src/db/migrate.ts'
 import { createOrganizationWithAdmin } from '../src/orgs/org.service.ts'
-import { createOrgClient } from '../src/oauth/index.ts'
 import { uuidv7 } from '../src/shared/ids.ts'
-import { consent, signIn } from '../test/helpers/live-service.ts'
-import { cpuSeconds, ensureDatabase, fmt, load, sampleRss, startServiceProcess, type LoadResult } from './lib.ts'
+import { cpuSeconds, ensureDatabase, fmt, load, obtainToken, sampleRss, startServiceProcess, type LoadResult } from './lib.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
 // Rounds alternate REST and MCP, so a slow spell of this shared machine hits both.
@@ -52,24 +49,6 @@ async function seed(url: string): Promise<string> {
   return orgId
 }
 
-/** One token through the flow a host runs: sign in, consent, exchange the code with PKCE. */
-async function obtainToken(url: string, orgId: string): Promise<string> {
-  const database = await openPostgres(url)
-  const redirect = 'https://bench.example.test/cb'
-  const client = await createOrgClient(database.db, orgId, { name: 'MCP bench host', redirectUris: [redirect], scopes: ['crm:read', 'crm:write', 'erp:read'] }, 'settings')
-  await database.close()
-  const verifier = crypto.randomBytes(32).toString('base64url')
-  const challenge = crypto.createHash('sha256').update(verifier).digest('base64url')
-  const params = new URLSearchParams({ response_type: 'code', client_id: client.client_id, redirect_uri: redirect, scope: 'crm:read crm:write erp:read', code_challenge: challenge, code_challenge_method: 'S256', resource: PUBLIC_URL })
-  const callback = await consent(`${PUBLIC_URL}/oauth/authorize?${params}`, await signIn(PUBLIC_URL, ADMIN.email, ADMIN.password))
-  const res = await fetch(`${PUBLIC_URL}/api/oauth/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.searchParams.get('code')!, redirect_uri: redirect, code_verifier: verifier, client_id: client.client_id, client_secret: client.client_secret, resource: PUBLIC_URL }),
-  })
-  if (!res.ok) throw new Error(`token exchange failed: ${res.status} ${await res.text()}`)
-  return ((await res.json()) as { access_token: string }).access_token
-}
-
 type Measured = LoadResult & { cpuMicros: number }
 
 /** A load round with the service's CPU time per request it completed. */
@@ -85,7 +64,7 @@ async function main() {
   const service = await startServiceProcess({ DATABASE_URL: url, PUBLIC_URL }, PORT)
   const rss = sampleRss(service.child.pid!)
   try {
-    const token = await obtainToken(url, orgId)
+    const token = await obtainToken(url, PUBLIC_URL, orgId, ADMIN, 'MCP bench host')
     const restUrl = `${service.url}/api/v1/opportunities?limit=50`
     const restHeaders = { authorization: `Bearer ${token}` }
     const mcpUrl = `${service.url}/mcp`

@@ -97,6 +97,25 @@ describe.each(await targets())('answers as the scopes allow on %s', (target) => 
     expect(Object.keys(json(noErpProduct)).sort()).toEqual(STUB)
   })
 
+  it('a batch answers each record as its token may see it, and its events keep what the registrant may see', async () => {
+    await admin.request({ method: 'POST', url: '/api/v1/webhooks', payload: { url: 'https://93.184.215.14/hook', events: ['opportunity.created', 'opportunity.updated'] } })
+    const records = [{ name: 'Batch A', amount: 75000 }, { name: 'Batch B', amount: 12.5 }]
+    const noErp = await api(h.app, tokens['crm:write crm:read'], { method: 'POST', url: '/api/v1/opportunities/batch', payload: { operation: 'create', records } })
+    expect(noErp.statusCode, noErp.body).toBe(200)
+    expect(json(noErp).data.map((r: Record<string, unknown>) => [r.name, r.amount])).toEqual([['Batch A', null], ['Batch B', null]])
+    const withErp = await api(h.app, tokens['crm:write crm:read erp:read'], { method: 'POST', url: '/api/v1/opportunities/batch', payload: { operation: 'create', records } })
+    expect(json(withErp).data.map((r: Record<string, unknown>) => r.amount)).toEqual(['75000.00', '12.50'])
+    const changes = json(noErp).data.map((r: { id: string }) => ({ id: r.id, name: 'Changed' }))
+    const updated = await api(h.app, tokens['crm:write crm:read'], { method: 'POST', url: '/api/v1/opportunities/batch', payload: { operation: 'update', records: changes } })
+    expect(json(updated).data.map((r: Record<string, unknown>) => [r.name, r.amount])).toEqual([['Changed', null], ['Changed', null]])
+    // The stored event bodies carry the amounts whoever wrote: hiding them in an answer hid nothing there.
+    const stored = await admin.request({ method: 'GET', url: '/api/v1/webhooks' })
+    const deliveries = await admin.request({ method: 'GET', url: `/api/v1/webhooks/${json(stored).data[0].id}/deliveries?limit=100` })
+    const amounts = json(deliveries).data.map((d: { payload: { type: string; data: { object: { amount: string } } } }) => `${d.payload.type} ${d.payload.data.object.amount}`)
+    expect(amounts.sort()).toEqual(['opportunity.created 12.50', 'opportunity.created 12.50', 'opportunity.created 75000.00', 'opportunity.created 75000.00', 'opportunity.updated 12.50', 'opportunity.updated 75000.00'])
+    expect(json(await api(h.app, tokens['crm:write'], { method: 'POST', url: '/api/v1/opportunities/batch', payload: { operation: 'create', records } })).data.map((r: object) => Object.keys(r).sort())).toEqual([STUB, STUB])
+  })
+
   it.each(SCOPE_SETS)('special actions and comments answer as GET with %s', async (scope) => {
     const token = tokens[scope]
     const kase = await createVia(admin, 'case')

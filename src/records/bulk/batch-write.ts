@@ -113,8 +113,11 @@ async function planWrites(trx: Db, auth: AuthContext, kind: RecordKind, operatio
 }
 
 interface Written {
-  /** Index -> record JSON after the write. */
-  after: Map<number, string>
+  /**
+   * Index -> the record after the write, parsed once: its event and the answer share the object
+   * (neither changes it; recordForCaller copies when it hides a field).
+   */
+  after: Map<number, Shown>
   created: Set<number>
   events: Map<RecordAction, RecordChange[]>
 }
@@ -150,10 +153,10 @@ async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, plan: Pla
       const res = await insertRows(trx, auth.orgId, kind, columnsOf(kind, Object.keys(group[0].fields)), rows, now, { onSrcId: 'fail', customFields: 'replace', returning: 'json' })
       const byId = new Map(res.rows.map((r) => [r.id, r.json!]))
       group.forEach(({ item }, i) => {
-        const json = byId.get(ids[i])!
-        written.after.set(item.index, json)
+        const after = JSON.parse(byId.get(ids[i])!) as Shown
+        written.after.set(item.index, after)
         written.created.add(item.index)
-        record('created', { kind, id: ids[i], after: JSON.parse(json), before: null })
+        record('created', { kind, id: ids[i], after, before: null })
       })
     }
   }
@@ -167,8 +170,9 @@ async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, plan: Pla
       const byId = new Map(res.map((r) => [r.id, r]))
       for (const { item } of group) {
         const row = byId.get(item.id)!
-        written.after.set(item.index, row.after!)
-        record('updated', { kind, id: item.id, after: JSON.parse(row.after!), before: JSON.parse(row.before!) })
+        const after = JSON.parse(row.after!) as Shown
+        written.after.set(item.index, after)
+        record('updated', { kind, id: item.id, after, before: JSON.parse(row.before!) })
       }
     }
   }
@@ -182,6 +186,6 @@ async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, plan: Pla
 
 function answer(auth: AuthContext, kind: RecordKind, operation: BatchOperation, items: CheckedItem[], written: Written): BatchResult {
   if (operation === 'delete') return { records: [], created: items.map(() => false), ids: items.map((i) => i.id!) }
-  const records = items.map((item) => recordForCaller(kind, auth, JSON.parse(written.after.get(item.index)!)) as Shown)
+  const records = items.map((item) => recordForCaller(kind, auth, written.after.get(item.index)!) as Shown)
   return { records, created: items.map((i) => written.created.has(i.index)), ids: records.map((r) => r.id) }
 }
