@@ -44,11 +44,25 @@ export async function enqueueEvents(trx: Kysely<DB>, orgId: string, events: read
   return r.rows[0].n > 0
 }
 
+/** The event types some active endpoint of the organization subscribes to. */
+async function subscribedTypes(trx: Kysely<DB>, orgId: string): Promise<Set<string>> {
+  const r = await sql<{ type: string }>`
+    SELECT DISTINCT t AS type FROM webhooks w CROSS JOIN LATERAL unnest(w.events) AS t
+    WHERE w.org_id = ${orgId} AND w.status = 'active'`.execute(trx)
+  return new Set(r.rows.map((row) => row.type))
+}
+
 export const outboxHook: RecordChangeHook = async (trx, auth, action, changes) => {
   const at = new Date()
+  // A bulk write first asks which types anyone subscribes to: building and sending the bodies of
+  // 1,000 events to join them against no endpoint was 18% of a batch's service time. A single
+  // change keeps its one statement (the join finds the endpoints, or none).
+  const wanted = changes.length > 1 ? await subscribedTypes(trx, auth.orgId) : null
+  if (wanted?.size === 0) return false
   const events: QueuedEvent[] = []
   for (const change of changes) {
     for (const event of eventsForChange(action, change)) {
+      if (wanted && !wanted.has(event.type)) continue
       const id = uuidv7(at)
       events.push({ id, type: event.type, ...eventBodies(envelope(id, event.type, at, auth.orgId, event.object, event.previous)) })
     }

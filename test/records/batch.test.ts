@@ -35,6 +35,17 @@ describe.each(await targets())('batch writes on %s', (target) => {
     expect(await deliveries()).toEqual(['account.created', 'account.created', 'account.created'])
   })
 
+  it('queues deliveries only for the event types an endpoint subscribes to', async () => {
+    await subscribe(['contact.updated'])
+    const created = await batch('contacts', 'create', [{ last_name: 'One' }, { last_name: 'Two' }])
+    expect(created.statusCode, created.body).toBe(200)
+    expect(await deliveries()).toEqual([])
+    const ids = json(created).data.map((r: { id: string }) => r.id)
+    const updated = await batch('contacts', 'update', ids.map((id: string) => ({ id, first_name: 'Changed' })))
+    expect(updated.statusCode, updated.body).toBe(200)
+    expect(await deliveries()).toEqual(['contact.updated', 'contact.updated'])
+  })
+
   it('writes nothing when any item is invalid, and names each failing item by index and field', async () => {
     const account = await createVia(admin, 'account')
     const res = await batch('contacts', 'create', [

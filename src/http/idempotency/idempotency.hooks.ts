@@ -9,7 +9,7 @@
  * the handler and leaves no key behind (like Stripe, which keeps results only once execution began).
  */
 import crypto from 'node:crypto'
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, onSendHookHandler, preHandlerHookHandler } from 'fastify'
 import type { Clock } from '../../shared/clock.ts'
 import { ProblemError } from '../../shared/errors.ts'
 import { fingerprintOf, idempotencyKeyOf, KEYED_METHODS, principalOf, REPLAYED_HEADER } from './idempotency-key.ts'
@@ -85,13 +85,15 @@ export function registerIdempotency(api: FastifyInstance, opts: { clock: Clock }
     return reply.header(REPLAYED_HEADER, 'true').status(answer.status).send(answer.body === '' ? undefined : answer.body)
   }
 
+  // Route-level hooks on write routes only: reads (the hot list path) pay nothing for keys.
   api.addHook('onRoute', (route) => {
     if (![route.method].flat().some((m) => KEYED_METHODS.has(m))) return
-    const existing = [route.preHandler ?? []].flat() as preHandlerHookHandler[]
-    route.preHandler = [...existing, claimOrReplay as preHandlerHookHandler]
+    route.preHandler = [...[route.preHandler ?? []].flat(), claimOrReplay] as preHandlerHookHandler[]
+    route.onSend = [...[route.onSend ?? []].flat(), keepAnswer] as onSendHookHandler[]
+    route.onResponse = [...[route.onResponse ?? []].flat(), freeUnanswered] as onResponseHookHandler[]
   })
 
-  api.addHook('onSend', async (request, reply, payload) => {
+  async function keepAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const claim = request.idempotencyClaim
     if (!claim) return payload
     request.idempotencyClaim = null
@@ -113,14 +115,14 @@ export function registerIdempotency(api: FastifyInstance, opts: { clock: Clock }
       request.log.error({ err }, 'keeping the answer of an idempotency key failed')
     }
     return payload
-  })
+  }
 
   // A claimed request that never reached onSend (an aborted reply) frees its key.
-  api.addHook('onResponse', async (request) => {
+  async function freeUnanswered(request: FastifyRequest): Promise<void> {
     const claim = request.idempotencyClaim
     if (!claim) return
     request.idempotencyClaim = null
     clearInterval(claim.renewal)
     await releaseKey(api.db, claim.ref, claim.id).catch((err) => request.log.warn({ err }, 'releasing an idempotency key failed'))
-  })
+  }
 }
