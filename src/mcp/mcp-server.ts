@@ -16,7 +16,7 @@ export const mcpTools: readonly McpTool[] = [...readTools, ...writeTools, ...cas
 export const toolsByName: ReadonlyMap<string, McpTool> = new Map(mcpTools.map((t) => [t.name, t]))
 
 const INSTRUCTIONS =
-  'Cairn is a CRM. Use search_records to find records by name, list_records to page through a kind with filters, get_record for one record, ' +
+  'Cairn is a CRM. Use search_records to find records by name, list_records to page through a kind with filters and a sort (sort=-amount, amount[gte]=50000), count_records for how many match, get_record for one record, ' +
   'and the write tools to create or change records; batch_write_records writes up to 1,000 records of a kind at once (all or nothing), ' +
   'and upsert_record creates or updates a record by its src_id (its id in the system it comes from). Ids are UUIDs; list pages continue with next_cursor. Amounts need the erp:read scope.'
 
