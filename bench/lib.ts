@@ -140,8 +140,11 @@ export interface LoadResult {
   non2xx: number
 }
 
-/** `request` sends another method and a body (e.g. JSON-RPC POSTs to /mcp); GET by default. */
-export async function load(url: string, headers: Record<string, string>, seconds: number, connections = 32, request: { method?: 'GET' | 'POST'; body?: string } = {}): Promise<LoadResult> {
+/**
+ * `request` sends another method and a body (e.g. JSON-RPC POSTs to /mcp); GET by default.
+ * `overallRate` fixes the request rate (an open-loop run, as far as the connections allow).
+ */
+export async function load(url: string, headers: Record<string, string>, seconds: number, connections = 32, request: { method?: 'GET' | 'POST'; body?: string; overallRate?: number } = {}): Promise<LoadResult> {
   const r = await autocannon({ url, connections, duration: seconds, headers, pipelining: 1, ...request })
   return { rps: r.requests.average, requests: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors }
 }

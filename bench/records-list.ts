@@ -1,13 +1,18 @@
 /**
- * Benchmark of the records list endpoint (issue: foundation). Seeds 1,000,000 opportunities over 10
- * organizations on PostgreSQL (one holds 500,000), then loads `GET /api/v1/opportunities?limit=50`
- * for the first page and for a page 400,000 records deep with autocannon (32 connections), and in
- * the same run the same SQL (credential lookup + keyset page) through pgbench, as the baseline.
- * Also measures start-to-ready time on the embedded default with an existing data folder, and the
- * cost of the rate limits (docs/api.md, Rate limits): the first page from a service with limits on
- * (set too high to refuse) against one with them off, in interleaved rounds of the same run.
+ * Benchmark of the records list endpoint (docs/benchmarks.md, Records list endpoint). Seeds 1,000,000
+ * opportunities over 10 organizations on PostgreSQL (one holds 500,000), then measures
+ * `GET /api/v1/opportunities?limit=50` as integrators call it: with a bearer access token, once
+ * with `crm:read erp:read` and once with `crm:read` only (amounts read as null).
  *
- *   npm run bench:records            (BENCH_SECONDS=15 by default; BENCH_RESEED=1 to seed anew)
+ * The headline baseline is pgbench running the statements the service runs per list request (the
+ * bearer lookup and the keyset page) as prepared statements, as the service does
+ * (db/prepared-pool.ts), in rounds interleaved with the API runs (pgbench, API, API, pgbench, ...)
+ * so that a drift in the shared machine's load falls on both. Then: an open-loop run at a fixed
+ * 1,000 requests/s (p50/p99), sorted and filtered pages beside the default page, a page 400,000
+ * records deep, start-to-ready on the embedded default, and the cost of the rate limits.
+ *
+ *   npm run bench:records            (BENCH_SECONDS=10 per run, BENCH_ROUNDS=2; BENCH_RESEED=1 to seed anew)
+ *   BENCH_ONLY=headline npm run bench:records        (only the baseline/API rounds, the fixed rate and the sorted/filtered pages)
  *   BENCH_ONLY=rate-limits npm run bench:records     (only the rate-limit rounds; BENCH_ROUND_SECONDS=5, BENCH_ROUND_PAIRS=6)
  */
 import fs from 'node:fs'
@@ -15,14 +20,16 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { openPostgres } from '../src/db/connect.ts'
-import { createSession, FIND_SESSION_SQL, SESSION_COOKIE } from '../src/orgs/session.service.ts'
+import { createSession, SESSION_COOKIE } from '../src/orgs/session.service.ts'
+import { FIND_BEARER_SQL } from '../src/oauth/token.repository.ts'
 import { kindsByName } from '../src/records/kinds/index.ts'
 import { recordJsonText } from '../src/records/record-sql.ts'
 import { sha256 } from '../src/shared/ids.ts'
-import { cpuSeconds, ensureDatabase, fmt, load, pgbench, sampleRss, startServiceProcess } from './lib.ts'
+import { insertAccessToken } from './bearer-token.ts'
+import { cpuSeconds, ensureDatabase, fmt, load, pgbench, sampleRss, startServiceProcess, type LoadResult } from './lib.ts'
 import { seedOpportunities } from './seed-opportunities.ts'
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const DB_NAME = 'cairn_bench_records'
 
 /**
@@ -70,62 +77,115 @@ async function rateLimitOverhead(url: string, session: string): Promise<void> {
   console.log(`  on/off throughput: all requests ${fmt(ratio, 3)}, median of pairs ${fmt(median, 3)} (target >= 0.95): ${ratio >= 0.95 && total.errors === 0 ? 'met' : 'NOT met'}   errors ${total.errors}`)
 }
 
-async function main() {
-  const url = await ensureDatabase(DB_NAME, process.env.BENCH_RESEED === '1')
-  const { orgId, userId } = await seedOpportunities(url)
-  const database = await openPostgres(url)
-  const session = await createSession(database.db, userId, orgId, 3600)
-  await database.close()
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  const deepCursor = (await client.query('SELECT id FROM opportunities WHERE org_id = $1 ORDER BY id DESC OFFSET 400000 LIMIT 1', [orgId])).rows[0].id as string
-  await client.end()
-  if (process.env.BENCH_ONLY === 'rate-limits') return rateLimitOverhead(url, session)
-
-  // The same statements the service runs per request: the session lookup, then the keyset page.
+/** The statements of one list request, as the service sends them, for pgbench (literals for its parameters). */
+function listRequestSql(tokenHash: Buffer, orgId: string, cursor: string | null): string {
   const kind = kindsByName.opportunity
-  const hash = sha256(session).toString('hex')
-  const pageSql = (cursor: string | null) => `${FIND_SESSION_SQL.replace('$1', `'\\x${hash}'`)};
+  const lookup = FIND_BEARER_SQL.replace('$1', `'\\x${tokenHash.toString('hex')}'`).replace('CAST($2 AS timestamptz)', 'now()')
+  return `${lookup.replace(/\s+/g, ' ')};
 SELECT r.id, ${recordJsonText(kind, 'r')} AS j FROM opportunities r WHERE r.org_id = '${orgId}'${cursor ? ` AND r.id < '${cursor}'` : ''} ORDER BY r.id DESC LIMIT 51;
 `
-  console.log(`\nBaseline: pgbench, 32 clients, ${SECONDS} s, session lookup + keyset page of 50`)
-  const pgFirst = pgbench(url, pageSql(null), SECONDS)
-  const pgDeep = pgbench(url, pageSql(deepCursor), SECONDS)
-  console.log(`  first page: ${fmt(pgFirst.tps)} tx/s   deep page: ${fmt(pgDeep.tps)} tx/s   (simple protocol: parse + plan per statement)`)
-  // The service runs these as prepared statements (db/prepared-pool.ts); show that baseline too.
-  const pgPrepared = pgbench(url, pageSql(null), SECONDS, 32, 'prepared')
-  console.log(`  first page, prepared statements: ${fmt(pgPrepared.tps)} tx/s`)
+}
 
-  const service = await startServiceProcess({ DATABASE_URL: url }, 3701)
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+/**
+ * The headline: prepared pgbench and the API with each token, interleaved in rounds. Reports the
+ * ratio of the API's requests/s to the pgbench rounds' transactions/s (all runs summed) and the
+ * service's CPU per request.
+ */
+async function headline(url: string, orgId: string, tokens: { erp: string; crm: string }, deepCursor: string): Promise<void> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
+  const service = await startServiceProcess({ DATABASE_URL: url, PUBLIC_URL: 'http://127.0.0.1:3701' }, 3701)
   const rss = sampleRss(service.child.pid!)
-  const headers = { cookie: `${SESSION_COOKIE}=${session}` }
-  // Warm up (JIT, connection pool) before measuring.
-  await load(`${service.url}/api/v1/opportunities?limit=50`, headers, 3)
-  console.log(`\nAPI: autocannon, 32 connections, ${SECONDS} s`)
-  const first = await load(`${service.url}/api/v1/opportunities?limit=50`, headers, SECONDS)
-  const deep = await load(`${service.url}/api/v1/opportunities?limit=50&cursor=${deepCursor}`, headers, SECONDS)
-  const peakRss = rss.stop()
+  const bearer = (t: string) => ({ authorization: `Bearer ${t}` })
+  const list = `${service.url}/api/v1/opportunities?limit=50`
+  const sample = (await (await fetch(list, { headers: bearer(tokens.crm) })).json()) as { data: { amount: unknown }[] }
+  console.log(`\nBearer tokens: crm:read only sees amount ${JSON.stringify(sample.data[0].amount)} (redacted)`)
+  await load(list, bearer(tokens.erp), 3) // JIT, pool
+  await load(list, bearer(tokens.crm), 2)
+  const script = listRequestSql(sha256(tokens.erp), orgId, null)
+  console.log(`\nHeadline: ${rounds} rounds of pgbench -M prepared (bearer lookup + keyset page of 50) / API erp:read / API crm:read only, 32 clients, ${SECONDS} s each`)
+  const pg: number[] = []
+  const api = { erp: [] as LoadResult[], crm: [] as LoadResult[] }
+  const cpu = { erp: 0, crm: 0 }
+  for (let i = 0; i < rounds; i++) {
+    pg.push(pgbench(url, script, SECONDS, 32, 'prepared').tps)
+    for (const which of i % 2 === 0 ? (['erp', 'crm'] as const) : (['crm', 'erp'] as const)) {
+      const before = cpuSeconds(service.child.pid!)
+      const r = await load(list, bearer(tokens[which]), SECONDS)
+      cpu[which] += cpuSeconds(service.child.pid!) - before
+      api[which].push(r)
+    }
+    console.log(`  round ${i + 1}: pgbench ${fmt(pg[i])} tx/s   API erp:read ${fmt(api.erp[i].rps)} req/s   API crm:read ${fmt(api.crm[i].rps)} req/s`)
+  }
+  const base = pg.reduce((a, b) => a + b, 0) / pg.length
+  for (const which of ['erp', 'crm'] as const) {
+    const runs = api[which]
+    const rps = runs.reduce((a, r) => a + r.rps, 0) / runs.length
+    const requests = runs.reduce((a, r) => a + r.requests, 0)
+    const errors = runs.reduce((a, r) => a + r.non2xx, 0)
+    console.log(
+      `  API ${which === 'erp' ? 'crm:read erp:read' : 'crm:read only    '} ${fmt(rps).padStart(6)} req/s   p50 ${fmt(median(runs.map((r) => r.p50)), 1)} ms   p99 ${fmt(median(runs.map((r) => r.p99)), 1)} ms   ` +
+        `API/pgbench-prepared ${fmt(rps / base, 2)} (goal >= 0.5)   service CPU ${fmt((cpu[which] / requests) * 1e6)} µs/request   errors ${errors}`,
+    )
+  }
+
+  // Open loop: autocannon sends at a fixed overall rate (requests are still bounded by the connections).
+  const fixed = await load(list, bearer(tokens.erp), SECONDS, 64, { overallRate: 1000 })
+  console.log(`\nFixed rate 1,000 req/s (64 connections, erp:read): ${fmt(fixed.rps)} req/s served   p50 ${fmt(fixed.p50, 1)} ms   p99 ${fmt(fixed.p99, 1)} ms (goal p99 < 20 ms)   errors ${fixed.non2xx}`)
+
+  // Sorted and filtered pages beside the default page, interleaved the same way.
+  const pages: [string, string, string][] = [
+    ['default', '', tokens.erp],
+    ['sort=-amount', '&sort=-amount', tokens.erp],
+    ['sort=close_date', '&sort=close_date', tokens.crm],
+    ['stage=proposal', '&stage=proposal', tokens.crm],
+    ['amount[gte]=50000', '&amount%5Bgte%5D=50000', tokens.erp],
+    ['deep (400,000 in)', `&cursor=${deepCursor}`, tokens.erp],
+  ]
+  console.log(`\nPages beside the default page (32 connections, ${SECONDS} s each; goal: within 1.3x)`)
+  let first: LoadResult | null = null
+  for (const [name, query, token] of pages) {
+    const r = await load(`${list}${query}`, bearer(token), SECONDS)
+    first ??= r
+    console.log(`  ${name.padEnd(18)} ${fmt(r.rps).padStart(6)} req/s   p50 ${fmt(r.p50, 1)} ms   p99 ${fmt(r.p99, 1)} ms   p50 vs default ${fmt(r.p50 / first.p50, 2)}x   errors ${r.non2xx}`)
+  }
+  console.log(`  peak service RSS: ${fmt(rss.stop())} MB (target < 250 MB)`)
   await service.stop()
+}
 
-  const row = (name: string, r: typeof first, base: number) =>
-    console.log(`  ${name.padEnd(11)} ${fmt(r.rps).padStart(7)} req/s   p50 ${fmt(r.p50, 1)} ms   p99 ${fmt(r.p99, 1)} ms   API/pgbench ${fmt(r.rps / base, 2)}   errors ${r.non2xx}`)
-  row('first page', first, pgFirst.tps)
-  row('deep page', deep, pgDeep.tps)
-  console.log(`  first page API/pgbench-prepared ${fmt(first.rps / pgPrepared.tps, 2)}`)
-  console.log(`  deep/first p50 latency: ${fmt(deep.p50 / first.p50, 2)}x   peak service RSS: ${fmt(peakRss)} MB`)
-
-  // Start-to-ready on the embedded default with an existing data folder.
+/** Start-to-ready on the embedded default with an existing data folder. */
+async function readiness(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-ready-'))
   const cold = await startServiceProcess({ DATA_DIR: dir, DATABASE_URL: '' }, 3702)
   await cold.stop()
   const warm = await startServiceProcess({ DATA_DIR: dir, DATABASE_URL: '' }, 3702)
   await warm.stop()
   fs.rmSync(dir, { recursive: true, force: true })
-  console.log(`\nEmbedded default start-to-ready: new folder ${fmt(cold.readyMs)} ms, existing folder ${fmt(warm.readyMs)} ms`)
+  console.log(`\nEmbedded default start-to-ready: new folder ${fmt(cold.readyMs)} ms, existing folder ${fmt(warm.readyMs)} ms (target < 3 s)`)
+}
 
-  const ok = first.rps / pgFirst.tps >= 0.4 && deep.p50 <= first.p50 * 1.2 && peakRss < 250 && warm.readyMs < 3000
-  console.log(`\nTargets (ratio >= 0.4, deep within 1.2x, RSS < 250 MB, ready < 3 s): ${ok ? 'met' : 'NOT met'}`)
-
+async function main() {
+  const url = await ensureDatabase(DB_NAME, process.env.BENCH_RESEED === '1')
+  const { orgId, userId } = await seedOpportunities(url)
+  const database = await openPostgres(url)
+  const session = await createSession(database.db, userId, orgId, 3600)
+  // Tokens inserted directly (bench/bearer-token.ts), bound to the service origin the bench starts.
+  const resource = 'http://127.0.0.1:3701'
+  const tokens = {
+    erp: await insertAccessToken(database.db, orgId, userId, ['crm:read', 'erp:read'], resource),
+    crm: await insertAccessToken(database.db, orgId, userId, ['crm:read'], resource),
+  }
+  await database.close()
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const deepCursor = (await client.query('SELECT id FROM opportunities WHERE org_id = $1 ORDER BY id DESC OFFSET 400000 LIMIT 1', [orgId])).rows[0].id as string
+  await client.end()
+  const only = process.env.BENCH_ONLY
+  if (only === 'rate-limits') return rateLimitOverhead(url, session)
+  await headline(url, orgId, tokens, deepCursor)
+  if (only === 'headline') return
+  await readiness()
   await rateLimitOverhead(url, session)
 }
 
