@@ -41,11 +41,12 @@ export interface ServiceProcess {
  */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=256']
 
-export async function startServiceProcess(env: Record<string, string>, port: number): Promise<ServiceProcess> {
+/** `root`: the checkout whose service to start (another worktree, to compare before and after). */
+export async function startServiceProcess(env: Record<string, string>, port: number, root = ROOT): Promise<ServiceProcess> {
   const started = performance.now()
   // BENCH_NODE_FLAGS adds flags for one run, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to profile the service.
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, ...extra, path.join(ROOT, 'src/server.ts')], {
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, ...extra, path.join(root, 'src/server.ts')], {
     // Rate limits on, as deployed, but too high to refuse: a load run measures throughput, not 429s.
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_ORG: '2000000000', RATE_LIMIT_PER_CLIENT: '2000000000', ...env },
     stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'pipe', 'inherit'],

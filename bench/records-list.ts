@@ -13,6 +13,7 @@
  *
  *   npm run bench:records            (BENCH_SECONDS=10 per run, BENCH_ROUNDS=2; BENCH_RESEED=1 to seed anew)
  *   BENCH_ONLY=headline npm run bench:records        (only the baseline/API rounds, the fixed rate and the sorted/filtered pages)
+ *   BENCH_COMPARE=/tmp/list-before BENCH_ONLY=headline npm run bench:records   (another checkout's service in the same rounds)
  *   BENCH_ONLY=rate-limits npm run bench:records     (only the rate-limit rounds; BENCH_ROUND_SECONDS=5, BENCH_ROUND_PAIRS=6)
  */
 import fs from 'node:fs'
@@ -26,7 +27,7 @@ import { kindsByName } from '../src/records/kinds/index.ts'
 import { recordJsonText } from '../src/records/record-sql.ts'
 import { sha256 } from '../src/shared/ids.ts'
 import { insertAccessToken } from './bearer-token.ts'
-import { cpuSeconds, ensureDatabase, fmt, load, pgbench, sampleRss, startServiceProcess, type LoadResult } from './lib.ts'
+import { cpuSeconds, ensureDatabase, fmt, load, pgbench, ROOT, sampleRss, startServiceProcess, type LoadResult, type ServiceProcess } from './lib.ts'
 import { seedOpportunities } from './seed-opportunities.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -88,70 +89,100 @@ SELECT r.id, ${recordJsonText(kind, 'r')} AS j FROM opportunities r WHERE r.org_
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
+interface Contender {
+  name: string
+  service: ServiceProcess
+}
+
 /**
  * The headline: prepared pgbench and the API with each token, interleaved in rounds. Reports the
- * ratio of the API's requests/s to the pgbench rounds' transactions/s (all runs summed) and the
- * service's CPU per request.
+ * ratio of the API's requests/s to the pgbench rounds' transactions/s (all runs averaged) and the
+ * service's CPU per request. With BENCH_COMPARE=<another checkout> its service runs beside this
+ * one in every round, in alternating order (before/after on the same machine state).
  */
 async function headline(url: string, orgId: string, tokens: { erp: string; crm: string }, deepCursor: string): Promise<void> {
   const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
-  const service = await startServiceProcess({ DATABASE_URL: url, PUBLIC_URL: 'http://127.0.0.1:3701' }, 3701)
-  const rss = sampleRss(service.child.pid!)
+  const publicUrl = 'http://127.0.0.1:3701' // the tokens' resource: the same for every contender
+  const contenders: Contender[] = [{ name: 'this', service: await startServiceProcess({ DATABASE_URL: url, PUBLIC_URL: publicUrl }, 3701) }]
+  if (process.env.BENCH_COMPARE) contenders.push({ name: 'compare', service: await startServiceProcess({ DATABASE_URL: url, PUBLIC_URL: publicUrl }, 3705, process.env.BENCH_COMPARE) })
+  if (contenders.length > 1) console.log(`\nthis = ${ROOT}, compare = ${process.env.BENCH_COMPARE}`)
+  const rss = sampleRss(contenders[0].service.child.pid!)
   const bearer = (t: string) => ({ authorization: `Bearer ${t}` })
-  const list = `${service.url}/api/v1/opportunities?limit=50`
-  const sample = (await (await fetch(list, { headers: bearer(tokens.crm) })).json()) as { data: { amount: unknown }[] }
+  const list = (c: Contender) => `${c.service.url}/api/v1/opportunities?limit=50`
+  const sample = (await (await fetch(list(contenders[0]), { headers: bearer(tokens.crm) })).json()) as { data: { amount: unknown }[] }
   console.log(`\nBearer tokens: crm:read only sees amount ${JSON.stringify(sample.data[0].amount)} (redacted)`)
-  await load(list, bearer(tokens.erp), 3) // JIT, pool
-  await load(list, bearer(tokens.crm), 2)
+  for (const c of contenders) {
+    await load(list(c), bearer(tokens.erp), 3) // JIT, pool
+    await load(list(c), bearer(tokens.crm), 2)
+  }
   const script = listRequestSql(sha256(tokens.erp), orgId, null)
-  console.log(`\nHeadline: ${rounds} rounds of pgbench -M prepared (bearer lookup + keyset page of 50) / API erp:read / API crm:read only, 32 clients, ${SECONDS} s each`)
+  console.log(`\nHeadline: ${rounds} rounds of pgbench -M prepared (bearer lookup + keyset page of 50), then the API with crm:read erp:read and with crm:read only; 32 clients, ${SECONDS} s each`)
   const pg: number[] = []
-  const api = { erp: [] as LoadResult[], crm: [] as LoadResult[] }
-  const cpu = { erp: 0, crm: 0 }
+  const runs = new Map<string, { results: LoadResult[]; cpu: number }>()
   for (let i = 0; i < rounds; i++) {
     pg.push(pgbench(url, script, SECONDS, 32, 'prepared').tps)
-    for (const which of i % 2 === 0 ? (['erp', 'crm'] as const) : (['crm', 'erp'] as const)) {
-      const before = cpuSeconds(service.child.pid!)
-      const r = await load(list, bearer(tokens[which]), SECONDS)
-      cpu[which] += cpuSeconds(service.child.pid!) - before
-      api[which].push(r)
+    const order = contenders.flatMap((c) => (['erp', 'crm'] as const).map((which) => ({ c, which })))
+    const line: string[] = []
+    for (const { c, which } of i % 2 === 0 ? order : order.reverse()) {
+      const before = cpuSeconds(c.service.child.pid!)
+      const r = await load(list(c), bearer(tokens[which]), SECONDS)
+      const key = `${c.name} ${which}`
+      const entry = runs.get(key) ?? { results: [], cpu: 0 }
+      entry.results.push(r)
+      entry.cpu += cpuSeconds(c.service.child.pid!) - before
+      runs.set(key, entry)
+      line.push(`${key} ${fmt(r.rps)}`)
     }
-    console.log(`  round ${i + 1}: pgbench ${fmt(pg[i])} tx/s   API erp:read ${fmt(api.erp[i].rps)} req/s   API crm:read ${fmt(api.crm[i].rps)} req/s`)
+    console.log(`  round ${i + 1}: pgbench ${fmt(pg[i])} tx/s   ${line.join('   ')} req/s`)
   }
   const base = pg.reduce((a, b) => a + b, 0) / pg.length
-  for (const which of ['erp', 'crm'] as const) {
-    const runs = api[which]
-    const rps = runs.reduce((a, r) => a + r.rps, 0) / runs.length
-    const requests = runs.reduce((a, r) => a + r.requests, 0)
-    const errors = runs.reduce((a, r) => a + r.non2xx, 0)
-    console.log(
-      `  API ${which === 'erp' ? 'crm:read erp:read' : 'crm:read only    '} ${fmt(rps).padStart(6)} req/s   p50 ${fmt(median(runs.map((r) => r.p50)), 1)} ms   p99 ${fmt(median(runs.map((r) => r.p99)), 1)} ms   ` +
-        `API/pgbench-prepared ${fmt(rps / base, 2)} (goal >= 0.5)   service CPU ${fmt((cpu[which] / requests) * 1e6)} µs/request   errors ${errors}`,
-    )
+  console.log(`  pgbench -M prepared: ${fmt(base)} tx/s (mean of rounds)`)
+  for (const c of contenders) {
+    for (const which of ['erp', 'crm'] as const) {
+      const { results, cpu } = runs.get(`${c.name} ${which}`)!
+      const rps = results.reduce((a, r) => a + r.rps, 0) / results.length
+      const requests = results.reduce((a, r) => a + r.requests, 0)
+      const errors = results.reduce((a, r) => a + r.non2xx, 0)
+      console.log(
+        `  ${c.name.padEnd(7)} API ${which === 'erp' ? 'crm:read erp:read' : 'crm:read only    '} ${fmt(rps).padStart(6)} req/s   p50 ${fmt(median(results.map((r) => r.p50)), 1)} ms   p99 ${fmt(median(results.map((r) => r.p99)), 1)} ms   ` +
+          `API/pgbench-prepared ${fmt(rps / base, 2)} (goal >= 0.5)   service CPU ${fmt((cpu / requests) * 1e6)} µs/request   errors ${errors}`,
+      )
+    }
   }
 
   // Open loop: autocannon sends at a fixed overall rate (requests are still bounded by the connections).
-  const fixed = await load(list, bearer(tokens.erp), SECONDS, 64, { overallRate: 1000 })
-  console.log(`\nFixed rate 1,000 req/s (64 connections, erp:read): ${fmt(fixed.rps)} req/s served   p50 ${fmt(fixed.p50, 1)} ms   p99 ${fmt(fixed.p99, 1)} ms (goal p99 < 20 ms)   errors ${fixed.non2xx}`)
-
-  // Sorted and filtered pages beside the default page, interleaved the same way.
-  const pages: [string, string, string][] = [
-    ['default', '', tokens.erp],
-    ['sort=-amount', '&sort=-amount', tokens.erp],
-    ['sort=close_date', '&sort=close_date', tokens.crm],
-    ['stage=proposal', '&stage=proposal', tokens.crm],
-    ['amount[gte]=50000', '&amount%5Bgte%5D=50000', tokens.erp],
-    ['deep (400,000 in)', `&cursor=${deepCursor}`, tokens.erp],
-  ]
-  console.log(`\nPages beside the default page (32 connections, ${SECONDS} s each; goal: within 1.3x)`)
-  let first: LoadResult | null = null
-  for (const [name, query, token] of pages) {
-    const r = await load(`${list}${query}`, bearer(token), SECONDS)
-    first ??= r
-    console.log(`  ${name.padEnd(18)} ${fmt(r.rps).padStart(6)} req/s   p50 ${fmt(r.p50, 1)} ms   p99 ${fmt(r.p99, 1)} ms   p50 vs default ${fmt(r.p50 / first.p50, 2)}x   errors ${r.non2xx}`)
+  console.log(`\nFixed rate 1,000 req/s (64 connections, crm:read erp:read, ${SECONDS} s; goal p99 < 20 ms)`)
+  for (const c of contenders) {
+    const fixed = await load(list(c), bearer(tokens.erp), SECONDS, 64, { overallRate: 1000 })
+    console.log(`  ${c.name.padEnd(7)} ${fmt(fixed.rps)} req/s served   p50 ${fmt(fixed.p50, 1)} ms   p99 ${fmt(fixed.p99, 1)} ms   errors ${fixed.non2xx}`)
   }
-  console.log(`  peak service RSS: ${fmt(rss.stop())} MB (target < 250 MB)`)
-  await service.stop()
+
+  // Sorted and filtered pages beside the default page of the same token (crm:read only pays the redaction).
+  const pages: [string, string, 'erp' | 'crm'][] = [
+    ['default', '', 'erp'],
+    ['default', '', 'crm'],
+    ['sort=-amount', '&sort=-amount', 'erp'],
+    ['sort=close_date', '&sort=close_date', 'crm'],
+    ['stage=proposal', '&stage=proposal', 'crm'],
+    ['amount[gte]=50000', '&amount%5Bgte%5D=50000', 'erp'],
+    ['deep (400,000 in)', `&cursor=${deepCursor}`, 'erp'],
+  ]
+  console.log(`\nPages beside the default page of the same token (32 connections, ${SECONDS} s each; goal: within 1.3x)`)
+  const first = new Map<string, LoadResult>()
+  for (const [name, query, which] of pages) {
+    for (const c of contenders) {
+      const r = await load(`${list(c)}${query}`, bearer(tokens[which]), SECONDS)
+      const key = `${c.name} ${which}`
+      if (!first.has(key)) first.set(key, r)
+      const d = first.get(key)!
+      console.log(
+        `  ${c.name.padEnd(7)} ${which === 'erp' ? 'erp:read' : 'crm only'} ${name.padEnd(18)} ${fmt(r.rps).padStart(6)} req/s   p50 ${fmt(r.p50, 1)} ms   p99 ${fmt(r.p99, 1)} ms   ` +
+          `vs default: ${fmt(d.rps / r.rps, 2)}x the time per request, p50 ${fmt(r.p50 / d.p50, 2)}x   errors ${r.non2xx}`,
+      )
+    }
+  }
+  console.log(`  peak service RSS (this): ${fmt(rss.stop())} MB (target < 250 MB)`)
+  for (const c of contenders) await c.service.stop()
 }
 
 /** Start-to-ready on the embedded default with an existing data folder. */
