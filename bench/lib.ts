@@ -45,11 +45,12 @@ export interface ServiceProcess {
  */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=256']
 
-export async function startServiceProcess(env: Record<string, string>, port: number): Promise<ServiceProcess> {
+/** `root`: the checkout whose service to start (another worktree, to compare before and after). */
+export async function startServiceProcess(env: Record<string, string>, port: number, root = ROOT): Promise<ServiceProcess> {
   const started = performance.now()
   // BENCH_NODE_FLAGS adds flags for one run, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to profile the service.
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, ...extra, path.join(ROOT, 'src/server.ts')], {
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, ...extra, path.join(root, 'src/server.ts')], {
     // Rate limits on, as deployed, but too high to refuse: a load run measures throughput, not 429s.
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_ORG: '2000000000', RATE_LIMIT_PER_CLIENT: '2000000000', ...env },
     stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'pipe', 'inherit'],
@@ -168,8 +169,11 @@ export interface LoadResult {
   non2xx: number
 }
 
-/** `request` sends another method and a body (e.g. JSON-RPC POSTs to /mcp); GET by default. */
-export async function load(url: string, headers: Record<string, string>, seconds: number, connections = 32, request: { method?: 'GET' | 'POST'; body?: string } = {}): Promise<LoadResult> {
+/**
+ * `request` sends another method and a body (e.g. JSON-RPC POSTs to /mcp); GET by default.
+ * `overallRate` fixes the request rate (an open-loop run, as far as the connections allow).
+ */
+export async function load(url: string, headers: Record<string, string>, seconds: number, connections = 32, request: { method?: 'GET' | 'POST'; body?: string; overallRate?: number } = {}): Promise<LoadResult> {
   const r = await autocannon({ url, connections, duration: seconds, headers, pipelining: 1, ...request })
   return { rps: r.requests.average, requests: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors }
 }

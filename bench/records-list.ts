@@ -1,13 +1,19 @@
 /**
- * Benchmark of the records list endpoint (issue: foundation). Seeds 1,000,000 opportunities over 10
- * organizations on PostgreSQL (one holds 500,000), then loads `GET /api/v1/opportunities?limit=50`
- * for the first page and for a page 400,000 records deep with autocannon (32 connections), and in
- * the same run the same SQL (credential lookup + keyset page) through pgbench, as the baseline.
- * Also measures start-to-ready time on the embedded default with an existing data folder, and the
- * cost of the rate limits (docs/api.md, Rate limits): the first page from a service with limits on
- * (set too high to refuse) against one with them off, in interleaved rounds of the same run.
+ * Benchmark of the records list endpoint (docs/benchmarks.md, Records list endpoint). Seeds 1,000,000
+ * opportunities over 10 organizations on PostgreSQL (one holds 500,000), then measures
+ * `GET /api/v1/opportunities?limit=50` as integrators call it: with a bearer access token, once
+ * with `crm:read erp:read` and once with `crm:read` only (amounts read as null).
  *
- *   npm run bench:records            (BENCH_SECONDS=15 by default; BENCH_RESEED=1 to seed anew)
+ * The headline baseline is pgbench running the statements the service runs per list request (the
+ * bearer lookup and the keyset page) as prepared statements, as the service does
+ * (db/prepared-pool.ts), in rounds interleaved with the API runs (pgbench, API, API, pgbench, ...)
+ * so that a drift in the shared machine's load falls on both. Then: an open-loop run at a fixed
+ * 1,000 requests/s (p50/p99), sorted and filtered pages beside the default page, a page 400,000
+ * records deep, start-to-ready on the embedded default, and the cost of the rate limits.
+ *
+ *   npm run bench:records            (BENCH_SECONDS=10 per run, BENCH_ROUNDS=2; BENCH_RESEED=1 to seed anew)
+ *   BENCH_ONLY=headline npm run bench:records        (only the baseline/API rounds, the fixed rate and the sorted/filtered pages)
+ *   BENCH_COMPARE=/tmp/list-before BENCH_ONLY=headline npm run bench:records   (another checkout's service in the same rounds)
  *   BENCH_ONLY=rate-limits npm run bench:records     (only the rate-limit rounds; BENCH_ROUND_SECONDS=5, BENCH_ROUND_PAIRS=6)
  */
 import fs from 'node:fs'
@@ -15,14 +21,16 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { openPostgres } from '../src/db/connect.ts'
-import { createSession, FIND_SESSION_SQL, SESSION_COOKIE } from '../src/orgs/session.service.ts'
+import { createSession, SESSION_COOKIE } from '../src/orgs/session.service.ts'
+import { FIND_BEARER_SQL } from '../src/oauth/token.repository.ts'
 import { kindsByName } from '../src/records/kinds/index.ts'
 import { recordJsonText } from '../src/records/record-sql.ts'
 import { sha256 } from '../src/shared/ids.ts'
-import { cpuSeconds, ensureDatabase, fmt, load, pgbench, sampleRss, startServiceProcess } from './lib.ts'
+import { insertAccessToken } from './bearer-token.ts'
+import { cpuSeconds, ensureDatabase, fmt, load, pgbench, ROOT, sampleRss, startServiceProcess, type LoadResult, type ServiceProcess } from './lib.ts'
 import { seedOpportunities } from './seed-opportunities.ts'
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const DB_NAME = 'cairn_bench_records'
 
 /**
@@ -70,62 +78,145 @@ async function rateLimitOverhead(url: string, session: string): Promise<void> {
   console.log(`  on/off throughput: all requests ${fmt(ratio, 3)}, median of pairs ${fmt(median, 3)} (target >= 0.95): ${ratio >= 0.95 && total.errors === 0 ? 'met' : 'NOT met'}   errors ${total.errors}`)
 }
 
-async function main() {
-  const url = await ensureDatabase(DB_NAME, process.env.BENCH_RESEED === '1')
-  const { orgId, userId } = await seedOpportunities(url)
-  const database = await openPostgres(url)
-  const session = await createSession(database.db, userId, orgId, 3600)
-  await database.close()
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  const deepCursor = (await client.query('SELECT id FROM opportunities WHERE org_id = $1 ORDER BY id DESC OFFSET 400000 LIMIT 1', [orgId])).rows[0].id as string
-  await client.end()
-  if (process.env.BENCH_ONLY === 'rate-limits') return rateLimitOverhead(url, session)
-
-  // The same statements the service runs per request: the session lookup, then the keyset page.
+/** The statements of one list request, as the service sends them, for pgbench (literals for its parameters). */
+function listRequestSql(tokenHash: Buffer, orgId: string, cursor: string | null): string {
   const kind = kindsByName.opportunity
-  const hash = sha256(session).toString('hex')
-  const pageSql = (cursor: string | null) => `${FIND_SESSION_SQL.replace('$1', `'\\x${hash}'`)};
+  const lookup = FIND_BEARER_SQL.replace('$1', `'\\x${tokenHash.toString('hex')}'`).replace('CAST($2 AS timestamptz)', 'now()')
+  return `${lookup.replace(/\s+/g, ' ')};
 SELECT r.id, ${recordJsonText(kind, 'r')} AS j FROM opportunities r WHERE r.org_id = '${orgId}'${cursor ? ` AND r.id < '${cursor}'` : ''} ORDER BY r.id DESC LIMIT 51;
 `
-  console.log(`\nBaseline: pgbench, 32 clients, ${SECONDS} s, session lookup + keyset page of 50`)
-  const pgFirst = pgbench(url, pageSql(null), SECONDS)
-  const pgDeep = pgbench(url, pageSql(deepCursor), SECONDS)
-  console.log(`  first page: ${fmt(pgFirst.tps)} tx/s   deep page: ${fmt(pgDeep.tps)} tx/s   (simple protocol: parse + plan per statement)`)
-  // The service runs these as prepared statements (db/prepared-pool.ts); show that baseline too.
-  const pgPrepared = pgbench(url, pageSql(null), SECONDS, 32, 'prepared')
-  console.log(`  first page, prepared statements: ${fmt(pgPrepared.tps)} tx/s`)
+}
 
-  const service = await startServiceProcess({ DATABASE_URL: url }, 3701)
-  const rss = sampleRss(service.child.pid!)
-  const headers = { cookie: `${SESSION_COOKIE}=${session}` }
-  // Warm up (JIT, connection pool) before measuring.
-  await load(`${service.url}/api/v1/opportunities?limit=50`, headers, 3)
-  console.log(`\nAPI: autocannon, 32 connections, ${SECONDS} s`)
-  const first = await load(`${service.url}/api/v1/opportunities?limit=50`, headers, SECONDS)
-  const deep = await load(`${service.url}/api/v1/opportunities?limit=50&cursor=${deepCursor}`, headers, SECONDS)
-  const peakRss = rss.stop()
-  await service.stop()
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
-  const row = (name: string, r: typeof first, base: number) =>
-    console.log(`  ${name.padEnd(11)} ${fmt(r.rps).padStart(7)} req/s   p50 ${fmt(r.p50, 1)} ms   p99 ${fmt(r.p99, 1)} ms   API/pgbench ${fmt(r.rps / base, 2)}   errors ${r.non2xx}`)
-  row('first page', first, pgFirst.tps)
-  row('deep page', deep, pgDeep.tps)
-  console.log(`  first page API/pgbench-prepared ${fmt(first.rps / pgPrepared.tps, 2)}`)
-  console.log(`  deep/first p50 latency: ${fmt(deep.p50 / first.p50, 2)}x   peak service RSS: ${fmt(peakRss)} MB`)
+interface Contender {
+  name: string
+  service: ServiceProcess
+}
 
-  // Start-to-ready on the embedded default with an existing data folder.
+/**
+ * The headline: prepared pgbench and the API with each token, interleaved in rounds. Reports the
+ * ratio of the API's requests/s to the pgbench rounds' transactions/s (all runs averaged) and the
+ * service's CPU per request. With BENCH_COMPARE=<another checkout> its service runs beside this
+ * one in every round, in alternating order (before/after on the same machine state).
+ */
+async function headline(url: string, orgId: string, tokens: { erp: string; crm: string }, deepCursor: string): Promise<void> {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
+  const publicUrl = 'http://127.0.0.1:3701' // the tokens' resource: the same for every contender
+  const contenders: Contender[] = [{ name: 'this', service: await startServiceProcess({ DATABASE_URL: url, PUBLIC_URL: publicUrl }, 3701) }]
+  if (process.env.BENCH_COMPARE) contenders.push({ name: 'compare', service: await startServiceProcess({ DATABASE_URL: url, PUBLIC_URL: publicUrl }, 3705, process.env.BENCH_COMPARE) })
+  if (contenders.length > 1) console.log(`\nthis = ${ROOT}, compare = ${process.env.BENCH_COMPARE}`)
+  const rss = sampleRss(contenders[0].service.child.pid!)
+  const bearer = (t: string) => ({ authorization: `Bearer ${t}` })
+  const list = (c: Contender) => `${c.service.url}/api/v1/opportunities?limit=50`
+  const sample = (await (await fetch(list(contenders[0]), { headers: bearer(tokens.crm) })).json()) as { data: { amount: unknown }[] }
+  console.log(`\nBearer tokens: crm:read only sees amount ${JSON.stringify(sample.data[0].amount)} (redacted)`)
+  for (const c of contenders) {
+    await load(list(c), bearer(tokens.erp), 3) // JIT, pool
+    await load(list(c), bearer(tokens.crm), 2)
+  }
+  const script = listRequestSql(sha256(tokens.erp), orgId, null)
+  console.log(`\nHeadline: ${rounds} rounds of pgbench -M prepared (bearer lookup + keyset page of 50), then the API with crm:read erp:read and with crm:read only; 32 clients, ${SECONDS} s each`)
+  const pg: number[] = []
+  const runs = new Map<string, { results: LoadResult[]; cpu: number }>()
+  for (let i = 0; i < rounds; i++) {
+    pg.push(pgbench(url, script, SECONDS, 32, 'prepared').tps)
+    const order = contenders.flatMap((c) => (['erp', 'crm'] as const).map((which) => ({ c, which })))
+    const line: string[] = []
+    for (const { c, which } of i % 2 === 0 ? order : order.reverse()) {
+      const before = cpuSeconds(c.service.child.pid!)
+      const r = await load(list(c), bearer(tokens[which]), SECONDS)
+      const key = `${c.name} ${which}`
+      const entry = runs.get(key) ?? { results: [], cpu: 0 }
+      entry.results.push(r)
+      entry.cpu += cpuSeconds(c.service.child.pid!) - before
+      runs.set(key, entry)
+      line.push(`${key} ${fmt(r.rps)}`)
+    }
+    console.log(`  round ${i + 1}: pgbench ${fmt(pg[i])} tx/s   ${line.join('   ')} req/s`)
+  }
+  const base = pg.reduce((a, b) => a + b, 0) / pg.length
+  console.log(`  pgbench -M prepared: ${fmt(base)} tx/s (mean of rounds)`)
+  for (const c of contenders) {
+    for (const which of ['erp', 'crm'] as const) {
+      const { results, cpu } = runs.get(`${c.name} ${which}`)!
+      const rps = results.reduce((a, r) => a + r.rps, 0) / results.length
+      const requests = results.reduce((a, r) => a + r.requests, 0)
+      const errors = results.reduce((a, r) => a + r.non2xx, 0)
+      console.log(
+        `  ${c.name.padEnd(7)} API ${which === 'erp' ? 'crm:read erp:read' : 'crm:read only    '} ${fmt(rps).padStart(6)} req/s   p50 ${fmt(median(results.map((r) => r.p50)), 1)} ms   p99 ${fmt(median(results.map((r) => r.p99)), 1)} ms   ` +
+          `API/pgbench-prepared ${fmt(rps / base, 2)} (goal >= 0.5)   service CPU ${fmt((cpu / requests) * 1e6)} µs/request   errors ${errors}`,
+      )
+    }
+  }
+
+  // Open loop: autocannon sends at a fixed overall rate (requests are still bounded by the connections).
+  console.log(`\nFixed rate 1,000 req/s (64 connections, crm:read erp:read, ${SECONDS} s; goal p99 < 20 ms)`)
+  for (const c of contenders) {
+    const fixed = await load(list(c), bearer(tokens.erp), SECONDS, 64, { overallRate: 1000 })
+    console.log(`  ${c.name.padEnd(7)} ${fmt(fixed.rps)} req/s served   p50 ${fmt(fixed.p50, 1)} ms   p99 ${fmt(fixed.p99, 1)} ms   errors ${fixed.non2xx}`)
+  }
+
+  // Sorted and filtered pages beside the default page of the same token (crm:read only pays the redaction).
+  const pages: [string, string, 'erp' | 'crm'][] = [
+    ['default', '', 'erp'],
+    ['default', '', 'crm'],
+    ['sort=-amount', '&sort=-amount', 'erp'],
+    ['sort=close_date', '&sort=close_date', 'crm'],
+    ['stage=proposal', '&stage=proposal', 'crm'],
+    ['amount[gte]=50000', '&amount%5Bgte%5D=50000', 'erp'],
+    ['deep (400,000 in)', `&cursor=${deepCursor}`, 'erp'],
+  ]
+  console.log(`\nPages beside the default page of the same token (32 connections, ${SECONDS} s each; goal: within 1.3x)`)
+  const first = new Map<string, LoadResult>()
+  for (const [name, query, which] of pages) {
+    for (const c of contenders) {
+      const r = await load(`${list(c)}${query}`, bearer(tokens[which]), SECONDS)
+      const key = `${c.name} ${which}`
+      if (!first.has(key)) first.set(key, r)
+      const d = first.get(key)!
+      console.log(
+        `  ${c.name.padEnd(7)} ${which === 'erp' ? 'erp:read' : 'crm only'} ${name.padEnd(18)} ${fmt(r.rps).padStart(6)} req/s   p50 ${fmt(r.p50, 1)} ms   p99 ${fmt(r.p99, 1)} ms   ` +
+          `vs default: ${fmt(d.rps / r.rps, 2)}x the time per request, p50 ${fmt(r.p50 / d.p50, 2)}x   errors ${r.non2xx}`,
+      )
+    }
+  }
+  console.log(`  peak service RSS (this): ${fmt(rss.stop())} MB (target < 250 MB)`)
+  for (const c of contenders) await c.service.stop()
+}
+
+/** Start-to-ready on the embedded default with an existing data folder. */
+async function readiness(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-ready-'))
   const cold = await startServiceProcess({ DATA_DIR: dir, DATABASE_URL: '' }, 3702)
   await cold.stop()
   const warm = await startServiceProcess({ DATA_DIR: dir, DATABASE_URL: '' }, 3702)
   await warm.stop()
   fs.rmSync(dir, { recursive: true, force: true })
-  console.log(`\nEmbedded default start-to-ready: new folder ${fmt(cold.readyMs)} ms, existing folder ${fmt(warm.readyMs)} ms`)
+  console.log(`\nEmbedded default start-to-ready: new folder ${fmt(cold.readyMs)} ms, existing folder ${fmt(warm.readyMs)} ms (target < 3 s)`)
+}
 
-  const ok = first.rps / pgFirst.tps >= 0.4 && deep.p50 <= first.p50 * 1.2 && peakRss < 250 && warm.readyMs < 3000
-  console.log(`\nTargets (ratio >= 0.4, deep within 1.2x, RSS < 250 MB, ready < 3 s): ${ok ? 'met' : 'NOT met'}`)
-
+async function main() {
+  const url = await ensureDatabase(DB_NAME, process.env.BENCH_RESEED === '1')
+  const { orgId, userId } = await seedOpportunities(url)
+  const database = await openPostgres(url)
+  const session = await createSession(database.db, userId, orgId, 3600)
+  // Tokens inserted directly (bench/bearer-token.ts), bound to the service origin the bench starts.
+  const resource = 'http://127.0.0.1:3701'
+  const tokens = {
+    erp: await insertAccessToken(database.db, orgId, userId, ['crm:read', 'erp:read'], resource),
+    crm: await insertAccessToken(database.db, orgId, userId, ['crm:read'], resource),
+  }
+  await database.close()
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const deepCursor = (await client.query('SELECT id FROM opportunities WHERE org_id = $1 ORDER BY id DESC OFFSET 400000 LIMIT 1', [orgId])).rows[0].id as string
+  await client.end()
+  const only = process.env.BENCH_ONLY
+  if (only === 'rate-limits') return rateLimitOverhead(url, session)
+  await headline(url, orgId, tokens, deepCursor)
+  if (only === 'headline') return
+  await readiness()
   await rateLimitOverhead(url, session)
 }
 

@@ -23,7 +23,7 @@ import { pageRoutes } from './orgs/pages.routes.ts'
 import { webAppRoutes } from './http/web-app.ts'
 import { uuidv7 } from './shared/ids.ts'
 import { systemClock, type Clock } from './shared/clock.ts'
-import { makeBearerVerifier, oauthServer, resourcesOf, settingsRoutes } from './oauth/index.ts'
+import { makeBearerCheck, oauthServer, resourcesOf, settingsRoutes } from './oauth/index.ts'
 import { webhookRoutes, webhooksPlugin } from './webhooks/index.ts'
 import { mcpRoutes } from './mcp/mcp.routes.ts'
 import { connectCallbackRoutes, migrationEventRoutes, migrationPlugin, migrationRoutes } from './migration/index.ts'
@@ -57,6 +57,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   })
   app.decorateRequest('auth', null)
   app.decorateRequest('sessionToken', null)
+  app.decorateRequest('presentedBearer', null)
 
   await app.register(databasePlugin, { database: opts.database, config })
   await registerCors(app)
@@ -81,7 +82,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const resourceMetadataUrl = `${config.publicUrl}/.well-known/oauth-protected-resource`
   const challenge = () => ({ 'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"` })
-  const bearer = makeBearerVerifier(opts.database.db, clock, resourcesOf(config.publicUrl), 'api', resourceMetadataUrl)
+  const bearer = makeBearerCheck(opts.database.db, clock, resourcesOf(config.publicUrl), 'api', resourceMetadataUrl)
   await app.register(
     async (api) => {
       api.addHook('onRequest', async (request, reply) => {

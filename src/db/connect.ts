@@ -33,8 +33,16 @@ export interface Database {
 // node-postgres returns int8 as string; counts are cast to int in SQL, so keep the default.
 // Dates stay Date objects; numeric stays a string (exact decimals).
 
+/**
+ * Connections per service process, sized for the two cores the service is deployed on: with 32
+ * concurrent bearer lists on such a machine (docs/benchmarks.md, Records list endpoint), 8 reached
+ * the throughput of 10 and 16 and beat 4 (by ~20%) and 2 (~35%); more connections only queue in
+ * PostgreSQL instead of in the pool, each with a backend's memory.
+ */
+const POOL_SIZE = 8
+
 export async function openPostgres(connectionString: string, options: { max?: number } = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10 })
+  const pool = new pg.Pool({ connectionString, max: options.max ?? POOL_SIZE })
   // An idle connection can die (server restart, failover, an administrator's terminate). `pg`
   // reports that as an 'error' event on the pool, which would otherwise crash the process; the
   // pool has already dropped the connection and opens a new one on demand.

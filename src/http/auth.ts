@@ -1,33 +1,63 @@
 /**
- * Authentication for /api/v1: a browser session cookie (with the CSRF header on writes) today, a
- * bearer token from the OAuth server once it is registered. Either one sets `request.auth`.
+ * Authentication for /api/v1: a browser session cookie (with the CSRF header on writes) or a bearer
+ * token from the OAuth server. Either one sets `request.auth`, except a bearer token on a route
+ * that checks it in its own statement (`config.bearerInStatement`, the record lists): there it
+ * sets `request.presentedBearer`, and the route's statement finds and judges the token (one round
+ * trip instead of two, records/list-with-bearer.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthContext, Scope } from '../shared/auth-context.ts'
 import { ALL_SCOPES } from '../shared/auth-context.ts'
 import { Forbidden, Unauthenticated } from '../shared/errors.ts'
+import type { BearerTokenRow } from '../oauth/token.repository.ts'
 import { csrfMatches, findSession, SESSION_COOKIE } from '../orgs/session.service.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null
     sessionToken: string | null
+    /** A bearer token left to the route's own statement; `auth` is null until that statement ran. */
+    presentedBearer: PresentedBearer | null
+  }
+  interface FastifyContextConfig {
+    /** The route reads the token in its own statement and judges it with `presentedBearer.accept`. */
+    bearerInStatement?: boolean
   }
 }
 
-/** Bearer verification is supplied by the OAuth capability; null answers "no bearer support". */
+/** Bearer verification is supplied by the OAuth capability. */
 export type BearerVerifier = (request: FastifyRequest, token: string) => Promise<AuthContext>
+
+/** A bearer token not yet looked up: what a statement needs to find it, and the rules to judge the row. */
+export interface PresentedBearer {
+  tokenHash: Buffer
+  now: Date
+  /** The resources whose tokens serve this request (RFC 8707). */
+  servedBy: string[]
+  /** The lookup of the two-step check, $1 the hash and $2 the time: its row is what `accept` judges. */
+  lookupSql: string
+  /** The row found (null: no token valid now) as an AuthContext, or 401 invalid_token as the two-step check answers. */
+  accept(row: BearerTokenRow | null): AuthContext
+}
+
+export interface BearerCheck {
+  /** Looks the token up and judges it: one query. */
+  verify: BearerVerifier
+  /** The token's hash and the rules without the lookup; 401 at once for a token this server never issues. */
+  present(token: string): PresentedBearer
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-export function authenticate(options: { bearer: BearerVerifier; challenge: () => Record<string, string> }) {
+export function authenticate(options: { bearer: BearerCheck; challenge: () => Record<string, string> }) {
   return async function authenticateRequest(request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization
     if (header !== undefined) {
       // RFC 6750 §2.1: "Bearer" followed by the token; the scheme is case-insensitive (RFC 9110 §11.1).
       const match = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header)
       if (!match) throw new Unauthenticated('The Authorization header must be "Bearer <token>".', { ...options.challenge(), 'www-authenticate': `${options.challenge()['www-authenticate']}, error="invalid_request"` }, 'invalid_request')
-      request.auth = await options.bearer(request, match[1])
+      if (request.routeOptions.config?.bearerInStatement) request.presentedBearer = options.bearer.present(match[1])
+      else request.auth = await options.bearer.verify(request, match[1])
       return
     }
     const token = request.cookies[SESSION_COOKIE]
@@ -50,6 +80,8 @@ export function authenticate(options: { bearer: BearerVerifier; challenge: () =>
 /** A preHandler that answers 403 insufficient_scope unless every listed scope was granted. */
 export function requireScopes(...needed: Scope[]) {
   return async function checkScopes(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    // A bearer left to the route's statement is not judged yet: the route runs this check after it.
+    if (request.auth === null && request.presentedBearer !== null) return
     const auth = request.auth!
     const missing = needed.filter((s) => !auth.scopes.has(s))
     if (missing.length === 0) return

@@ -12,7 +12,7 @@ import { revocationRoutes } from './revocation.routes.ts'
 import { discoveryRoutes } from './discovery.routes.ts'
 
 export { settingsRoutes } from './settings.routes.ts'
-export { makeBearerVerifier, bearerChallenge } from './bearer.ts'
+export { makeBearerCheck, makeBearerVerifier, bearerChallenge } from './bearer.ts'
 export { resourcesOf } from './resource.ts'
 export { createOrgClient } from './client.service.ts'
 

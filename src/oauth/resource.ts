@@ -32,8 +32,8 @@ export function normalizeResource(raw: string | undefined, resources: Resources)
   throw new InvalidTarget(`resource must be ${resources.api} or ${resources.mcp}`)
 }
 
-/** Does a token bound to `tokenResource` serve a request to `requested`? */
-export function resourceServes(tokenResource: string, requested: 'api' | 'mcp', resources: Resources): boolean {
-  if (tokenResource === resources.api) return true
-  return requested === 'mcp' && tokenResource === resources.mcp
+/** The resources whose tokens serve a request to `requested`: the origin's serve both, /mcp's only /mcp. */
+export function resourcesServing(requested: 'api' | 'mcp', resources: Resources): string[] {
+  return requested === 'mcp' ? [resources.api, resources.mcp] : [resources.api]
 }
+

@@ -19,9 +19,12 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
 
-/** The filters of a list or count as conditions on alias `r` ($1 is the organization). */
-export function listConditions(kind: RecordKind, opts: Omit<ListOptions, 'limit'>, param: Param): string[] {
-  const conditions = ['r.org_id = $1']
+/**
+ * The filters of a list or count as conditions on alias `r`. `org` is the organization's SQL: the
+ * parameter $1, or in the bearer list's single statement the organization of the checked token.
+ */
+export function listConditions(kind: RecordKind, opts: Omit<ListOptions, 'limit'>, param: Param, org = '$1'): string[] {
+  const conditions = [`r.org_id = ${org}`]
   if (opts.parent) conditions.push(`r.${opts.parent.column} = ${param(opts.parent.value, 'uuid')}`)
   for (const { field, value } of opts.filters) conditions.push(`r.${field.name} = ${param(value, SQL_TYPES[field.type])}`)
   for (const { field, op, value } of opts.ranges ?? []) conditions.push(`r.${field.name} ${RANGE_OPS[op]} ${param(value, sqlType(field))}`)
@@ -51,7 +54,7 @@ const MIN_UUID = `'00000000-0000-0000-0000-000000000000'::uuid`
  * the cursor record changed its value in between. An unknown cursor leaves `cur` empty and the
  * page empty (the caller tells why).
  */
-export function sortedPageSql(kind: RecordKind, sort: ListSort, from: string, conditions: string[], cursor: string | null, limit: string): string {
+export function sortedPageSql(kind: RecordKind, sort: ListSort, from: string, conditions: string[], cursor: string | null, limit: string, org = '$1'): string {
   const col = `r.${sort.field.name}`
   const dir = sort.descending ? 'DESC' : 'ASC'
   const after = sort.descending ? '<' : '>'
@@ -62,9 +65,9 @@ export function sortedPageSql(kind: RecordKind, sort: ListSort, from: string, co
   let nullAfter = ''
   if (cursor) {
     cte =
-      `WITH cur AS (SELECT x.${sort.field.name} AS v FROM ${kind.table} x WHERE x.org_id = $1 AND x.id = ${cursor} ` +
+      `WITH cur AS (SELECT x.${sort.field.name} AS v FROM ${kind.table} x WHERE x.org_id = ${org} AND x.id = ${cursor} ` +
       `UNION ALL SELECT CAST(t.sort_values->>'${sort.field.name}' AS ${sqlType(sort.field)}) FROM record_tombstones t ` +
-      `WHERE t.org_id = $1 AND t.kind = '${kind.table}' AND t.id = ${cursor} LIMIT 1) `
+      `WHERE t.org_id = ${org} AND t.kind = '${kind.table}' AND t.id = ${cursor} LIMIT 1) `
     // A NULL cursor value makes the row comparison NULL: no non-NULL value follows it.
     valueAfter = ` AND (${col}, r.id) ${after} ((SELECT v FROM cur), ${cursor})`
     nullAfter = ` AND EXISTS (SELECT 1 FROM cur) AND r.id ${after} CASE WHEN (SELECT v FROM cur) IS NULL THEN ${cursor} ELSE ${sort.descending ? MAX_UUID : MIN_UUID} END`

@@ -17,6 +17,7 @@ import {
   findRecordJson,
   insertRecord,
   listRecordsPage,
+  pageFromRows,
   updateRecord,
   type Executor,
   type ListOptions,
@@ -85,7 +86,17 @@ export function toRowValues(kind: RecordKind, body: Record<string, unknown>): Ro
 export async function listRecords(executor: Executor, auth: AuthContext, kind: RecordKind, opts: ListOptions): Promise<PageText> {
   assertMayRead(kind, auth)
   assertMayUseFields(kind, auth, fieldsUsed(opts))
-  const { cursorKnown, ...page } = await listRecordsPage(executor, auth.orgId, kind, opts)
+  return shownPage(kind, auth, await listRecordsPage(executor, auth.orgId, kind, opts))
+}
+
+/** The same answer from the rows of a statement that also checked the caller (list-with-bearer.ts). */
+export async function pageForCaller(executor: Executor, auth: AuthContext, kind: RecordKind, opts: ListOptions, rows: { id: string; j: string }[]): Promise<PageText> {
+  assertMayRead(kind, auth)
+  assertMayUseFields(kind, auth, fieldsUsed(opts))
+  return shownPage(kind, auth, await pageFromRows(executor, auth.orgId, kind, opts, rows))
+}
+
+function shownPage(kind: RecordKind, auth: AuthContext, { cursorKnown, ...page }: PageText & { cursorKnown: boolean }): PageText {
   if (!cursorKnown) throw new UnknownCursor()
   return { ...page, json: recordJsonForCaller(kind, auth, page.json, 'page') }
 }

@@ -5,10 +5,12 @@
  * Over a quota: 429 `rate_limited` with Retry-After. Runs as a preParsing hook: after the
  * authentication of both areas (onRequest), before a refused request's body is read. Requests without
  * `request.auth` (pages, OAuth endpoints, failed authentication) are not counted here; the token
- * endpoint has its own limit (shared/rate-limit.ts).
+ * endpoint has its own limit (shared/rate-limit.ts). A route that authenticates in its own statement
+ * (a bearer list, records/list-with-bearer.ts) calls `app.admitRequest` once it knows the caller,
+ * at the same point of its answer: after the scope check, before validation and the page.
  */
 import fp from 'fastify-plugin'
-import type { FastifyReply, preParsingHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify'
 import type { AuthContext } from '../../shared/auth-context.ts'
 import type { Clock } from '../../shared/clock.ts'
 import { ProblemError } from '../../shared/errors.ts'
@@ -19,11 +21,21 @@ import { takeLease } from './lease.repository.ts'
 /** The client budget of browser sessions: the organization's own web app (not a valid client id). */
 const WEB_APP = ''
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Counts an authenticated request (429 when over a quota); for routes that set `request.auth` themselves. */
+    admitRequest(request: FastifyRequest, reply: FastifyReply): Promise<void>
+  }
+}
+
 export default fp(
   async (app, opts: { clock: Clock }) => {
     const { config } = app
     // Off: no fields and no limit (docs/api.md says so), so nothing advertises a quota not enforced.
-    if (!config.rateLimitEnabled) return
+    if (!config.rateLimitEnabled) {
+      app.decorate('admitRequest', async () => {})
+      return
+    }
     const windowMs = config.rateLimitWindowSeconds * 1000
     const policy = policyField(config.rateLimitPerOrg, config.rateLimitPerClient, config.rateLimitWindowSeconds)
     const take: TakeLease = (budget, windowStart, limit, batch) => takeLease(app.db, budget, windowStart, limit, batch)
@@ -80,9 +92,10 @@ export default fp(
       )
     }
 
-    const limitRequest: preParsingHookHandler = function limitRequest(request, reply, payload, done) {
+    /** Callbacks, not a promise, on the hot path: most requests are admitted synchronously. */
+    function limit(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void): void {
       const auth = request.auth
-      if (auth === null) return done(null, payload)
+      if (auth === null) return done()
       const nowMs = opts.clock.now().getTime()
       const windowStart = nowMs - (nowMs % windowMs)
       if (windowStart !== currentWindow) startWindow(windowStart)
@@ -95,22 +108,24 @@ export default fp(
         org.tokens--
         client.tokens--
         admitted(reply, org, client, seconds)
-        return done(null, payload)
+        return done()
       }
       acquire(org, client, take).then(
         (refusing) => {
-          if (refusing) return done(refusal(refusing, org, client, seconds), payload)
+          if (refusing) return done(refusal(refusing, org, client, seconds))
           admitted(reply, org, client, seconds)
-          done(null, payload)
+          done()
         },
         (err) => {
           // Fail open: a database that cannot lease will fail the request itself if it is down for good.
           request.log.warn({ err }, 'taking a rate-limit lease failed; request admitted')
-          done(null, payload)
+          done()
         },
       )
     }
+    const limitRequest: preParsingHookHandler = (request, reply, payload, done) => limit(request, reply, (err) => done(err ?? null, payload))
     app.addHook('preParsing', limitRequest)
+    app.decorate('admitRequest', (request: FastifyRequest, reply: FastifyReply) => new Promise<void>((resolve, reject) => limit(request, reply, (err) => (err ? reject(err) : resolve()))))
   },
   { name: 'rate-limit', dependencies: ['database'] },
 )

@@ -1,0 +1,56 @@
+/**
+ * A record list called with a bearer token, in one statement. The two-step path looks the token up
+ * (one round trip), then reads the page (a second); at the list's cost, that first trip was a large
+ * share of each request's latency and of the database's work. Here the token lookup of the
+ * two-step check (its own SQL, from oauth/bearer.ts) is a CTE, and the page reads only the
+ * organization of a token that passes every check: an access token, valid now, bound to a
+ * resource this API serves, granted the scopes the page needs.
+ *
+ * Failing closed: the statement also returns the token row it found, and the answer is decided by
+ * the same rules, in the same order, as the two-step path: 401 invalid_token (accept), 403 for the
+ * kind's read scopes, 429, 400 for an invalid query, 403 erp:read for sorting or filtering by
+ * amounts. The condition in SQL only guarantees that no record is read for a token they refuse.
+ * Session-cookie requests keep the two-step path (a session lookup, then the page): browsers are
+ * not the integrators this path is for.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { CompiledQuery } from 'kysely'
+import type { BearerTokenRow } from '../oauth/token.repository.ts'
+import type { RecordKind } from './record-kind.ts'
+import { erpFieldsAmong, readScopes } from './record-access.ts'
+import { fieldsUsed, listOptionsFrom } from './record-query.ts'
+import { bind, listPageSql, type PageText } from './record.repository.ts'
+import { pageForCaller } from './record.service.ts'
+
+/** A route's own scope hook (http/auth.ts requireScopes), run here once the token is judged. */
+export type ScopeCheck = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+
+export async function listWithBearer(request: FastifyRequest, reply: FastifyReply, kind: RecordKind, checks: { read: ScopeCheck; erp?: ScopeCheck }): Promise<PageText> {
+  const { db } = request.server
+  const presented = request.presentedBearer!
+  if (request.validationError) {
+    // No page to read: the two-step check, so an invalid query answers after the token as it did.
+    const found = await db.executeQuery<BearerTokenRow>(CompiledQuery.raw(presented.lookupSql, [presented.tokenHash, presented.now.toISOString()]))
+    request.auth = presented.accept(found.rows[0] ?? null)
+    await checks.read(request, reply)
+    await request.server.admitRequest(request, reply)
+    throw request.validationError
+  }
+  const opts = listOptionsFrom(kind, request.query as Record<string, unknown>)
+  const needed = erpFieldsAmong(kind, fieldsUsed(opts)).length > 0 ? [...new Set([...readScopes(kind), 'erp:read'])] : readScopes(kind)
+  // $1 and $2 are the lookup's own parameters (token hash, now).
+  const params: unknown[] = [presented.tokenHash, presented.now.toISOString(), presented.servedBy, needed]
+  const page = listPageSql(kind, opts, bind(params), '(SELECT org_id FROM passed)')
+  const text =
+    `WITH tok AS (${presented.lookupSql}), ` +
+    `passed AS (SELECT org_id FROM tok WHERE kind = 'access' AND resource = ANY(CAST($3 AS text[])) AND scopes @> CAST($4 AS text[])) ` +
+    // The token row first (id NULL, which no record has), then the page in its order.
+    `SELECT NULL::uuid AS id, row_to_json(tok)::text AS j FROM tok UNION ALL SELECT p.id, p.j FROM (${page}) p`
+  const rows = (await db.executeQuery<{ id: string | null; j: string }>(CompiledQuery.raw(text, params))).rows
+  const token = rows.find((r) => r.id === null)
+  request.auth = presented.accept(token ? (JSON.parse(token.j) as BearerTokenRow) : null)
+  await checks.read(request, reply)
+  await request.server.admitRequest(request, reply)
+  await checks.erp?.(request, reply)
+  return pageForCaller(db, request.auth, kind, opts, rows.filter((r): r is { id: string; j: string } => r.id !== null))
+}
