@@ -11,6 +11,7 @@ import type { Database } from './db/connect.ts'
 import databasePlugin from './http/plugins/database.ts'
 import openapiPlugin from './http/plugins/openapi.ts'
 import housekeepingPlugin from './http/plugins/housekeeping.ts'
+import embeddedStatisticsPlugin from './http/plugins/embedded-statistics.ts'
 import { clientErrorHandler, frameworkErrors, installProblemHandler } from './http/problem-handler.ts'
 import { registerCors } from './http/cors.ts'
 import { validatorCompiler } from './http/validation.ts'
@@ -63,6 +64,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerCors(app)
   await app.register(cookie)
   await app.register(housekeepingPlugin, { clock })
+  await app.register(embeddedStatisticsPlugin)
   // Before /mcp and /api/v1: counts every request their authentication let through.
   await app.register(rateLimitPlugin, { clock })
   await app.register(formbody, { bodyLimit: 64 * 1024 })

@@ -6,6 +6,7 @@
  * one PostgreSQL need no coordination.
  */
 import fp from 'fastify-plugin'
+import { runPeriodically } from './periodic.ts'
 import type { Clock } from '../../shared/clock.ts'
 import { pruneRateLimits } from '../../shared/rate-limit.ts'
 import { pruneExpiredOAuthRows } from '../../oauth/token.repository.ts'
@@ -40,17 +41,7 @@ export default fp(
       }
     }
     app.decorate('runHousekeeping', run)
-    let timer: NodeJS.Timeout | null = null
-    app.addHook('onReady', async () => {
-      timer = setTimeout(function tick() {
-        void run().finally(() => {
-          timer = setTimeout(tick, EVERY_MS).unref()
-        })
-      }, FIRST_AFTER_MS).unref()
-    })
-    app.addHook('onClose', async () => {
-      if (timer) clearTimeout(timer)
-    })
+    runPeriodically(app, FIRST_AFTER_MS, EVERY_MS, run)
   },
   { name: 'housekeeping', dependencies: ['database'] },
 )

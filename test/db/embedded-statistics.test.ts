@@ -1,0 +1,43 @@
+/**
+ * The embedded database has no autovacuum: without the service's own ANALYZE its tables never get
+ * statistics, and a list page is planned as a scan and sort of the whole organization. After
+ * refreshStatistics the record tables are analyzed and the default page walks the primary key.
+ * On PostgreSQL the plugin leaves statistics to autovacuum.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import type { FastifyInstance } from 'fastify'
+import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
+import { buildTestApp, createOrgWithAdmin, type Member } from '../helpers/build-app.ts'
+
+const analyzedAccounts = async (app: FastifyInstance) =>
+  Number((await sql<{ n: string }>`SELECT count(*) AS n FROM pg_stats WHERE tablename = 'accounts'`.execute(app.db)).rows[0].n)
+
+describe.each(await targets())('planner statistics on %s', (target) => {
+  let tdb: TestDatabase
+  let app: FastifyInstance
+  let admin: Member
+  beforeAll(async () => {
+    tdb = await createTestDatabase(target)
+    app = await buildTestApp(tdb.database)
+    admin = await createOrgWithAdmin(app)
+    const records = Array.from({ length: 500 }, (_, i) => ({ name: `Account ${i}` }))
+    for (let i = 0; i < 2; i++) expect((await admin.request({ method: 'POST', url: '/api/v1/accounts/batch', payload: { operation: 'create', records } })).statusCode).toBe(200)
+  })
+  afterAll(async () => {
+    await app?.close()
+    await tdb?.drop()
+  })
+
+  it(target === 'pglite' ? 'analyzes the embedded database itself' : 'leaves statistics to autovacuum', async () => {
+    const before = await analyzedAccounts(app)
+    await app.refreshStatistics()
+    const after = await analyzedAccounts(app)
+    if (target === 'pglite') {
+      expect(before).toBe(0)
+      expect(after).toBeGreaterThan(0)
+    } else {
+      expect(after).toBe(before)
+    }
+  })
+})
