@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { GENEROUS_RATE_LIMITS } from './service-process.ts'
 import { createTestDatabase, type TargetName, type TestDatabase } from './databases.ts'
 import { buildApp } from '../../src/app.ts'
 import { loadConfig, type Config } from '../../src/config.ts'
@@ -13,7 +14,8 @@ import { createSession, findSession, SESSION_COOKIE } from '../../src/orgs/sessi
 import type { Clock } from '../../src/shared/clock.ts'
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:3000', LOG_LEVEL: 'silent', ...overrides })
+  // Quotas no test's load reaches, unless a test sets its own (test/http/rate-limits.test.ts).
+  return loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:3000', LOG_LEVEL: 'silent', ...GENEROUS_RATE_LIMITS, ...overrides })
 }
 
 export async function buildTestApp(database: Database, overrides: Record<string, string> = {}, clock?: Clock): Promise<FastifyInstance> {

@@ -13,9 +13,13 @@ export interface ChildService {
 }
 
 /** Starts the service and waits until it answers /healthz, or (SERVICE_ROLE=worker) says it runs. */
+/** Rate-limit quotas far above any test's load: tests about something else must not meet a 429. */
+export const GENEROUS_RATE_LIMITS = { RATE_LIMIT_PER_ORG: '100000000', RATE_LIMIT_PER_CLIENT: '100000000' }
+
 export async function spawnService(env: Record<string, string>): Promise<ChildService> {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'src/server.ts')], {
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    // Quotas no test's load reaches, unless a test sets its own (test/http/rate-limits.test.ts).
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...GENEROUS_RATE_LIMITS, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let output = ''
