@@ -6,6 +6,8 @@
  * keep their whole schemas, so validation and its error messages stay exactly as they are.
  */
 
+import { operationsOf } from './openapi-operations.ts'
+
 type Json = Record<string, any>
 
 /** Keywords whose values are data, not schemas: a `title` inside them names nothing. */
@@ -60,15 +62,12 @@ export function nameComponentSchemas(document: Json): Json {
  */
 export function documentProblemMediaType(document: Json): Json {
   const problem = '#/components/schemas/Problem'
-  for (const item of Object.values<Json>(document.paths ?? {})) {
-    for (const operation of Object.values<Json>(item)) {
-      if (!isPlainObject(operation) || !isPlainObject(operation.responses)) continue
-      for (const response of Object.values<Json>(operation.responses)) {
-        const content = response?.content
-        if (!isPlainObject(content) || content['application/json']?.schema?.$ref !== problem || content['application/problem+json']) continue
-        content['application/problem+json'] = content['application/json']
-        delete content['application/json']
-      }
+  for (const operation of operationsOf(document)) {
+    for (const response of Object.values<Json>(operation.responses ?? {})) {
+      const content = response?.content
+      if (!isPlainObject(content) || content['application/json']?.schema?.$ref !== problem || content['application/problem+json']) continue
+      content['application/problem+json'] = content['application/json']
+      delete content['application/json']
     }
   }
   return document

@@ -4,6 +4,7 @@
  * keeps, and the 409 and 422 answers of a key in use or reused. Added to the generated document
  * rather than to each route's schema, so no route can miss it.
  */
+import { operationsOf } from '../openapi-operations.ts'
 import { keepsAnswer } from './idempotency.hooks.ts'
 
 type Json = Record<string, any>
@@ -33,20 +34,15 @@ export function documentIdempotency(document: Json): Json {
   document.components ??= {}
   document.components.parameters = { ...document.components.parameters, IdempotencyKey: KEY_PARAMETER }
   document.components.headers = { ...document.components.headers, IdempotentReplayed: REPLAYED_HEADER }
-  for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
-    if (!path.startsWith('/api/v1/')) continue
-    for (const method of WRITE_OPERATIONS) {
-      const operation = item[method]
-      if (!operation) continue
-      operation.parameters = [...(operation.parameters ?? []).filter((p: Json) => p.$ref !== '#/components/parameters/IdempotencyKey'), { $ref: '#/components/parameters/IdempotencyKey' }]
-      operation.responses ??= {}
-      for (const [status, response] of Object.entries<Json>(operation.responses)) {
-        if (!/^\d{3}$/.test(status) || !keepsAnswer(Number(status))) continue
-        response.headers = { ...response.headers, 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } }
-      }
-      operation.responses['409'] ??= problemResponse(operation, 'Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running.')
-      operation.responses['422'] ??= problemResponse(operation, '`idempotency_key_reused`: the Idempotency-Key was sent before with a different request.')
+  for (const operation of operationsOf(document, WRITE_OPERATIONS, '/api/v1/')) {
+    operation.parameters = [...(operation.parameters ?? []).filter((p: Json) => p.$ref !== '#/components/parameters/IdempotencyKey'), { $ref: '#/components/parameters/IdempotencyKey' }]
+    operation.responses ??= {}
+    for (const [status, response] of Object.entries<Json>(operation.responses)) {
+      if (!/^\d{3}$/.test(status) || !keepsAnswer(Number(status))) continue
+      response.headers = { ...response.headers, 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } }
     }
+    operation.responses['409'] ??= problemResponse(operation, 'Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running.')
+    operation.responses['422'] ??= problemResponse(operation, '`idempotency_key_reused`: the Idempotency-Key was sent before with a different request.')
   }
   return document
 }

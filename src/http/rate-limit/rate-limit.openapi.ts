@@ -5,6 +5,8 @@
  * miss it.
  */
 
+import { operationsOf } from '../openapi-operations.ts'
+
 type Json = Record<string, any>
 
 const METHODS = ['get', 'post', 'patch', 'put', 'delete']
@@ -27,22 +29,17 @@ const FIELDS = { 'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPoli
 export function documentRateLimits(document: Json): Json {
   document.components ??= {}
   document.components.headers = { ...document.components.headers, ...HEADERS }
-  for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
-    if (!path.startsWith('/api/v1/')) continue
-    for (const method of METHODS) {
-      const operation = item[method]
-      if (!operation) continue
-      operation.responses ??= {}
-      for (const [status, response] of Object.entries<Json>(operation.responses)) {
-        if (/^\d{3}$/.test(status) && status !== '401') response.headers = { ...response.headers, ...FIELDS }
-      }
-      // The problem schema the route's 400 documents, under the media type the 429 is sent with.
-      const problem = Object.values<Json>(operation.responses['400']?.content ?? {})[0]
-      operation.responses['429'] ??= {
-        description: '`rate_limited`: the organization or the API client has used its quota of the current window.',
-        headers: { ...FIELDS, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-        ...(problem ? { content: { 'application/problem+json': problem } } : {}),
-      }
+  for (const operation of operationsOf(document, METHODS, '/api/v1/')) {
+    operation.responses ??= {}
+    for (const [status, response] of Object.entries<Json>(operation.responses)) {
+      if (/^\d{3}$/.test(status) && status !== '401') response.headers = { ...response.headers, ...FIELDS }
+    }
+    // The problem schema the route's 400 documents, under the media type the 429 is sent with.
+    const problem = Object.values<Json>(operation.responses['400']?.content ?? {})[0]
+    operation.responses['429'] ??= {
+      description: '`rate_limited`: the organization or the API client has used its quota of the current window.',
+      headers: { ...FIELDS, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+      ...(problem ? { content: { 'application/problem+json': problem } } : {}),
     }
   }
   return document
