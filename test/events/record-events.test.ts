@@ -17,7 +17,7 @@ describe.each(await targets())('record events on %s', (target) => {
   let client: TestClient
   oauthHarnessPerFile(target, (...world) => ([h, admin, client] = world))
 
-  async function send(method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) {
+  async function send(method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: Record<string, unknown>) {
     const res = await admin.request({ method, url: `/api/v1${url}`, ...(payload === undefined ? {} : { payload }) })
     expect(res.statusCode, res.body).toBeLessThan(300)
     return res.statusCode === 204 ? null : json(res)
