@@ -24,3 +24,11 @@ export const eventSchema = {
 
 export const eventPageSchema = pageSchemaOf(eventSchema, 'EventPage')
 
+
+/** An event of the change feed: the webhook body plus its position in the organization's journal. */
+export const feedEventSchema = {
+  ...eventSchema,
+  title: 'FeedEvent',
+  properties: { ...eventSchema.properties, seq: { type: 'integer', description: 'The position in the organization\'s journal: 1, 2, 3, ...' } },
+  required: [...eventSchema.required, 'seq'],
+} as const

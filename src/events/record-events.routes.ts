@@ -11,7 +11,7 @@ import { NotFound } from '../shared/errors.ts'
 import { eventForCaller, getRecord, kindsByName, readScopes, schemaName, withArticle, type RecordKind } from '../records/index.ts'
 import { EVENT_CATALOGUE } from '../webhooks/event-catalogue.ts'
 import { eventPageSchema } from './event.schemas.ts'
-import { EVENT_RETENTION_DAYS, recordEventsPage } from './journal.repository.ts'
+import { recordEventsPage } from './journal.repository.ts'
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema }
 
@@ -30,7 +30,7 @@ export async function recordEventRoutes(fastify: FastifyInstance): Promise<void>
           operationId: `list${schemaName(kind)}Events`,
           tags: [kind.labelPlural],
           summary: `List the events of ${withArticle(kind.label.toLowerCase())}`,
-          description: `The record's change events from the journal, newest first, kept ${EVENT_RETENTION_DAYS} days; a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.`,
+          description: `The record's change events from the journal, newest first, kept for the retention period (EVENT_RETENTION_DAYS, default 30); a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.`,
           params: idParamsSchema,
           querystring: pageQuerySchema,
           response: { 200: eventPageSchema, ...errors },

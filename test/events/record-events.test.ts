@@ -9,7 +9,7 @@ import { sql } from 'kysely'
 import { targets } from '../helpers/databases.ts'
 import { createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
 import { api, oauthHarnessPerFile, obtainTokens, type OAuthHarness, type TestClient } from '../oauth/helpers.ts'
-import { pruneEvents } from '../../src/events/index.ts'
+import { pruneEvents, sequencePending } from '../../src/events/index.ts'
 
 describe.each(await targets())('record events on %s', (target) => {
   let h: OAuthHarness
@@ -97,7 +97,8 @@ describe.each(await targets())('record events on %s', (target) => {
     const acct = await send('POST', '/accounts', { name: 'Old' })
     await send('PATCH', `/accounts/${acct.id}`, { name: 'Newer' })
     await sql`UPDATE events SET occurred_at = now() - interval '31 days' WHERE type = 'account.created' AND record_id = ${acct.id}`.execute(h.app.db)
-    await pruneEvents(h.app.db, new Date())
+    await sequencePending(h.app.db)
+    await pruneEvents(h.app.db, new Date(), 30)
     expect((await history(admin, `/accounts/${acct.id}/events`)).map((e) => e.type)).toEqual(['account.updated'])
   })
 })

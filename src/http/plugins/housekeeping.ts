@@ -37,7 +37,7 @@ export default fp(
         await pruneDeliveries(app.db, new Date(now.getTime() - DELIVERY_LOG_DAYS * 86400 * 1000))
         await pruneIdempotencyKeys(app.db, now)
         await pruneTombstones(app.db, now)
-        await pruneEvents(app.db, now)
+        await pruneEvents(app.db, now, app.config.eventRetentionDays)
       } catch (err) {
         app.log.warn({ err }, 'housekeeping failed; will retry next hour')
       }

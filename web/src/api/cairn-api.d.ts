@@ -58,7 +58,7 @@ export interface paths {
         };
         /**
          * List the events of an account
-         * @description The record's change events from the journal, newest first, kept 30 days; a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
+         * @description The record's change events from the journal, newest first, kept for the retention period (EVENT_RETENTION_DAYS, default 30); a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
          */
         get: operations["listAccountEvents"];
         put?: never;
@@ -427,7 +427,7 @@ export interface paths {
         };
         /**
          * List the events of a case
-         * @description The record's change events from the journal, newest first, kept 30 days; a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
+         * @description The record's change events from the journal, newest first, kept for the retention period (EVENT_RETENTION_DAYS, default 30); a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
          */
         get: operations["listCaseEvents"];
         put?: never;
@@ -570,7 +570,7 @@ export interface paths {
         };
         /**
          * List the events of a contact
-         * @description The record's change events from the journal, newest first, kept 30 days; a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
+         * @description The record's change events from the journal, newest first, kept for the retention period (EVENT_RETENTION_DAYS, default 30); a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
          */
         get: operations["listContactEvents"];
         put?: never;
@@ -661,6 +661,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the change feed
+         * @description The organization's events in seq order, after `after`. Poll with `after=next_after`: an event never appears below a seq already read (docs/webhooks.md, The change feed). 410 `events_expired` when `after` is older than the retention period.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the change feed (Server-Sent Events)
+         * @description text/event-stream: each event as `id: <seq>`, `event: <type>`, `data: <event JSON>`. Reconnect with the Last-Event-ID header (EventSource does) to resume after the last event received.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/leads": {
         parameters: {
             query?: never;
@@ -733,7 +773,7 @@ export interface paths {
         };
         /**
          * List the events of a lead
-         * @description The record's change events from the journal, newest first, kept 30 days; a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
+         * @description The record's change events from the journal, newest first, kept for the retention period (EVENT_RETENTION_DAYS, default 30); a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
          */
         get: operations["listLeadEvents"];
         put?: never;
@@ -1127,7 +1167,7 @@ export interface paths {
         };
         /**
          * List the events of an opportunity
-         * @description The record's change events from the journal, newest first, kept 30 days; a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
+         * @description The record's change events from the journal, newest first, kept for the retention period (EVENT_RETENTION_DAYS, default 30); a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
          */
         get: operations["listOpportunityEvents"];
         put?: never;
@@ -3127,11 +3167,46 @@ export interface components {
             /** @description Event type, e.g. `opportunity.stage_changed`. */
             type: string;
         };
+        /** EventFeedPage */
+        EventFeedPage: {
+            data: components["schemas"]["FeedEvent"][];
+            has_more: boolean;
+            /** @description Pass as `after` for the next page (also when has_more is false, to poll). */
+            next_after: number;
+        };
         /** EventPage */
         EventPage: {
             data: components["schemas"]["Event"][];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        /**
+         * EventStream
+         * @description Frames of `id: <seq>`, `event: <type>`, `data: <FeedEvent JSON>`.
+         */
+        EventStream: string;
+        /** FeedEvent */
+        FeedEvent: {
+            data: {
+                /** @description The record after the change (as deleted, for `.deleted`). */
+                object: {
+                    [key: string]: unknown;
+                };
+                /** @description The old values of the fields that changed (updates, conversions, escalations). */
+                previous?: {
+                    [key: string]: unknown;
+                };
+            };
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            organization_id: string;
+            /** @description The position in the organization's journal: 1, 2, 3, ... */
+            seq: number;
+            /** Format: date-time */
+            timestamp: string;
+            /** @description Event type, e.g. `opportunity.stage_changed`. */
+            type: string;
         };
         /** Lead */
         Lead: {
@@ -4019,6 +4094,8 @@ export interface components {
                 index?: number;
                 message: string;
             }[];
+            /** @description 410 `events_expired`: the oldest `seq` the event journal still holds. */
+            oldest_seq?: number;
             status: number;
             title: string;
             type: string;
@@ -9308,6 +9385,170 @@ export interface operations {
             };
             /** @description RFC 9457 problem details */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The last seq you processed; omitted: from the oldest event held. */
+                after?: number;
+                /** @description Events per page, 1-1000. */
+                limit?: number;
+                /** @description Comma-separated event types; default every type the token may read. */
+                types?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventFeedPage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            410: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description As for GET /events; the Last-Event-ID header takes precedence. */
+                after?: number;
+                /** @description Comma-separated event types; default every type the token may read. */
+                types?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless text/event-stream. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["EventStream"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            410: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
