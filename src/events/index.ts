@@ -11,6 +11,7 @@ import { committedChangeListeners } from '../records/index.ts'
 import { FeedWakeups } from './feed-wakeups.ts'
 import { feedRoutes } from './feed.routes.ts'
 import { recordEventRoutes } from './record-events.routes.ts'
+import { eventTypeRoutes } from './event-types.routes.ts'
 import { startSequencer, type Sequencer } from './sequencer.ts'
 
 export { pruneEvents } from './journal.repository.ts'
@@ -54,4 +55,5 @@ export const eventsPlugin = fp(
 export async function eventRoutes(api: FastifyInstance): Promise<void> {
   await api.register(feedRoutes, { wakeups: api.eventFeedWakeups })
   await api.register(recordEventRoutes)
+  await api.register(eventTypeRoutes)
 }

@@ -38,6 +38,7 @@ export {
 // (uuid, limit, cursor, problem) are src/http/schemas.ts's.
 export { MAX_CUSTOM_FIELDS_BYTES } from './record.service.ts'
 export { withArticle } from './record-labels.ts'
+export { recordSchema } from './record.schemas.ts'
 export { schemaName } from './record.schemas.ts'
 export { convertLeadBodySchema, countQuerySchema, createBodySchema, filterableFields, listQuerySchema, MAX_CUSTOM_FIELDS, MAX_SRC_ID, patchBodySchema } from './record.schemas.ts'
 

@@ -661,6 +661,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the event types
+         * @description Every event type a webhook can subscribe to and the change feed carries, with its payload version and JSON Schema.
+         */
+        get: operations["listEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events": {
         parameters: {
             query?: never;
@@ -3185,6 +3205,23 @@ export interface components {
          * @description Frames of `id: <seq>`, `event: <type>`, `data: <FeedEvent JSON>`.
          */
         EventStream: string;
+        /** EventType */
+        EventType: {
+            description: string;
+            /** @description The record list the type belongs to, e.g. `opportunities`. */
+            kind: string;
+            /** @description JSON Schema (2020-12) of the payload. */
+            schema: {
+                [key: string]: unknown;
+            };
+            type: string;
+            /** @description Raised only by a breaking change of the payload. */
+            version: number;
+        };
+        /** EventTypeList */
+        EventTypeList: {
+            data: components["schemas"]["EventType"][];
+        };
         /** FeedEvent */
         FeedEvent: {
             data: {
@@ -9405,6 +9442,47 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    listEventTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTypeList"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
