@@ -3,8 +3,8 @@
  * service really sends validate against (checked on events from every kind and action).
  */
 import { describe, expect, it } from 'vitest'
-import Ajv2020 from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
 import { targets } from '../helpers/databases.ts'
 import { json, type Member } from '../helpers/build-app.ts'
 import { oauthHarnessPerFile, type OAuthHarness } from '../oauth/helpers.ts'
@@ -46,6 +46,7 @@ describe.each(await targets())('event types on %s', (target) => {
     await sequencePending(h.app.db)
 
     const ajv = new Ajv2020({ strict: false, allErrors: true })
+    const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void
     addFormats(ajv)
     const validators = new Map(types.map((t) => [t.type, ajv.compile(t.schema)]))
     const events: any[] = json(await admin.request({ method: 'GET', url: '/api/v1/events?limit=1000' })).data
