@@ -3191,8 +3191,10 @@ export interface components {
         EventFeedPage: {
             data: components["schemas"]["FeedEvent"][];
             has_more: boolean;
-            /** @description Pass as `after` for the next page (also when has_more is false, to poll). */
+            /** @description Pass as `after` for the next page (also when has_more is false, to poll). With order=desc: the newest seq, to poll for what follows. */
             next_after: number;
+            /** @description order=desc only: pass as `before` for older events; null at the oldest. */
+            next_before?: number | null;
         };
         /** EventPage */
         EventPage: {
@@ -9491,8 +9493,12 @@ export interface operations {
             query?: {
                 /** @description The last seq you processed; omitted: from the oldest event held. */
                 after?: number;
+                /** @description With order=desc: events below this seq; omitted: from the newest. */
+                before?: number;
                 /** @description Events per page, 1-1000. */
                 limit?: number;
+                /** @description `desc`: newest first (logs, UIs), continued with `before`; not with `after`. */
+                order?: "asc" | "desc";
                 /** @description Comma-separated event types; default every type the token may read. */
                 types?: string;
             };

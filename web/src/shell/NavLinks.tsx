@@ -1,7 +1,7 @@
 // The navbar: the overview, one link per record kind, and (administrators only) Migration and
 // Settings, highlighting the current one.
 import { NavLink, Stack, Text } from '@mantine/core'
-import { IconApi, IconLayoutDashboard, IconTransfer, IconWebhook } from '@tabler/icons-react'
+import { IconApi, IconHistory, IconLayoutDashboard, IconTransfer, IconWebhook } from '@tabler/icons-react'
 import { Link, useLocation } from 'react-router'
 import { useMe } from '../api/queries.ts'
 import { appKinds } from '../kinds.ts'
@@ -32,12 +32,13 @@ export function NavLinks() {
           active={section === kind.path}
         />
       ))}
-      {me.data?.role === 'admin' && (
-        <div role="group" aria-label="Data">
-          <SectionLabel>Data</SectionLabel>
+      <div role="group" aria-label="Data">
+        <SectionLabel>Data</SectionLabel>
+        <NavLink component={Link} to="/events" label="Event log" leftSection={<IconHistory size={18} stroke={1.6} />} active={section === 'events'} />
+        {me.data?.role === 'admin' && (
           <NavLink component={Link} to="/migration" label="Migration" leftSection={<IconTransfer size={18} stroke={1.6} />} active={section === 'migration'} />
-        </div>
-      )}
+        )}
+      </div>
       {me.data?.role === 'admin' && (
         <div role="group" aria-label="Settings">
           <SectionLabel>Settings</SectionLabel>
