@@ -1,4 +1,4 @@
-/** The frame of the server-rendered pages (first run, sign-in, OAuth consent): escaped, self-contained. */
+/** The frame of the server-rendered pages (first run, sign-in, OAuth consent, invitations): escaped, self-contained. */
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
@@ -18,6 +18,9 @@ button{margin-top:22px;width:100%;padding:11px;border:0;border-radius:8px;backgr
 button:hover{background:#3b5bdb}button.secondary{background:#eef1f8;color:#1b2030}
 .error{background:#fff0f0;border:1px solid #ffc9c9;color:#c92a2a;border-radius:8px;padding:10px 12px;margin-bottom:8px}
 .hint{color:#7a8399;font-size:13px;margin-top:16px;text-align:center}
+a{color:#3b5bdb}a.button{display:block;margin-top:22px;padding:11px;border-radius:8px;background:#4c6ef5;color:#fff;font:600 15px system-ui;text-align:center;text-decoration:none}
+.static{padding:10px 12px;border:1px solid #e3e7f0;border-radius:8px;background:#f7f8fc;color:#3d4457}
+.note{background:#f1f4ff;border:1px solid #d5ddff;color:#2f3d8a;border-radius:8px;padding:10px 12px;margin-bottom:8px;font-size:14px}
 fieldset{border:0;padding:0;margin:0}legend{font-weight:700;margin:18px 0 0;font-size:14px;color:#5b6478;text-transform:uppercase;letter-spacing:.04em}
 `
 

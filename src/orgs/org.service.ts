@@ -8,7 +8,7 @@ import { uuidv7 } from '../shared/ids.ts'
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from '../shared/passwords.ts'
 import { emailKey, findOrganization, findUserByEmail } from './org.repository.ts'
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 export function checkPersonInput(input: { email: string; password: string; name?: string }): void {
   const errors = []
