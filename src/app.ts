@@ -43,11 +43,16 @@ function loggedRequest(request: FastifyRequest) {
   return { method: request.method, url: withoutInvitationSecret(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort }
 }
 
+/** The service's logger: credentials and invitation secrets never reach a line. */
+export function loggerOptions(config: Config) {
+  return { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: loggedRequest } }
+}
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts
   const clock = opts.clock ?? systemClock
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: loggedRequest } },
+    logger: opts.logger ?? loggerOptions(config),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',

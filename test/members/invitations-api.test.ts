@@ -52,6 +52,7 @@ describe.each(await targets())('invitations on %s', (target) => {
       [{ email: 'a@b.test', role: 'owner' }, 'role'],
       [{ email: 'a@b.test' }, 'role'],
       [{ email: 'a@b.test', role: 'member', extra: 1 }, 'extra'],
+      [{ email: 'a\0@b.test', role: 'member' }, 'email'],
     ] as const) {
       const res = await admin.request({ method: 'POST', url: '/api/v1/invitations', payload })
       expect(res.statusCode, JSON.stringify(payload)).toBe(400)
@@ -83,6 +84,9 @@ describe.each(await targets())('invitations on %s', (target) => {
     const short = await submitLink(h.app, path, { name: 'Nina', password: 'short' })
     expect(short.statusCode).toBe(400)
     expect(short.body).toContain('The password must be 8 to 256 characters.')
+    const nul = await submitLink(h.app, path, { name: 'Nina\0', password: PASSWORD })
+    expect(nul.statusCode).toBe(400)
+    expect(nul.body).toContain('Your name must not contain NUL characters.')
     expect(await list(admin)).toHaveLength(1)
 
     const joined = await submitLink(h.app, path, { name: 'Nina Novak', password: PASSWORD })
