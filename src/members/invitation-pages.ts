@@ -19,12 +19,13 @@ export function joinPage(inv: LinkedInvitation, mode: JoinMode, options: { actio
     options.signedInAs && mode !== 'signed_in'
       ? `<div class="note">You are signed in as ${escapeHtml(options.signedInAs)}. This invitation is for ${escapeHtml(inv.email)}; joining signs you in as that account.</div>`
       : ''
-  const email = `<label>Email</label><div class="static" aria-label="Invited email">${escapeHtml(inv.email)}</div>`
+  const email = `<div class="label" id="invited-email">Email</div><div class="static" aria-labelledby="invited-email">${escapeHtml(inv.email)}</div>`
   let form: string
   if (mode === 'new') {
     form = `${email}
 <label for="name">Your name</label><input id="name" name="name" type="text" required maxlength="200" autocomplete="name" value="${escapeHtml(options.name)}">
-<label for="password">Choose a password</label><input id="password" name="password" type="password" required minlength="8" maxlength="256" autocomplete="new-password">
+<label for="password">Choose a password</label><input id="password" name="password" type="password" required minlength="8" maxlength="256" autocomplete="new-password" aria-describedby="password-hint">
+<p class="field-hint" id="password-hint">At least 8 characters.</p>
 <button type="submit">Create account and join</button>`
   } else if (mode === 'existing') {
     form = `<p class="lead" style="margin:0">You already have a Cairn account with this email. Sign in to join.</p>${email}

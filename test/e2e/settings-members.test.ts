@@ -4,12 +4,14 @@
  * demoting the last administrator, promotes and removes a member with confirmation, revokes an
  * invitation; the invited person opens the link in another browser, creates their account and
  * lands in the app; used, withdrawn and expired links show their page; a member sees a
- * not-allowed page. With E2E_SCREENSHOTS=<dir>, saves screenshots of the states there.
+ * not-allowed page; with SMTP set up, the modal and list say whether each email went out.
+ * With E2E_SCREENSHOTS=<dir>, saves screenshots of the states there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import type { Browser } from 'playwright-core'
 import { addUserToOrganization, createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
+import { startSmtpReceiver } from '../members/smtp-receiver.ts'
 import { ensureWebBuild, launchChromium, pagesOf, shot, signIn, startE2eService, type E2eService } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
@@ -164,6 +166,43 @@ describe('Settings -> Members in the browser', () => {
     expect(await page.getByRole('button', { name: 'Invite people' }).count()).toBe(0)
     await shot(page, 'settings-members-member')
     await page.close()
+  })
+
+  it('emails the invitation when SMTP is set up, and says so when the email fails', async () => {
+    const smtp = await startSmtpReceiver()
+    const mailing = await startE2eService('pglite', { SMTP_URL: smtp.url })
+    try {
+      await createOrganizationWithAdmin(mailing.service.app!.db, { name: 'Mailing Co', adminEmail: 'ada@mailing.test', adminPassword: PASSWORD, adminName: 'Ada Admin' })
+      const page = await newPage()
+      await signIn(page, mailing.url, 'ada@mailing.test', PASSWORD)
+      await page.goto(`${mailing.url}/app/settings/members`)
+      const dialog = page.getByRole('dialog')
+      const arriving = smtp.next()
+      await page.getByRole('button', { name: 'Invite people' }).first().click()
+      await dialog.getByLabel('Email', { exact: true }).fill('ola@mailing.test')
+      await dialog.getByRole('button', { name: 'Send invitation' }).click()
+      await dialog.getByText('Invitation emailed to ola@mailing.test').waitFor()
+      const link = (await dialog.getByLabel('Invitation link', { exact: true }).textContent())!.trim()
+      expect((await arriving).text).toContain(link)
+      await shot(page, 'settings-members-invite-emailed')
+      await dialog.getByRole('button', { name: 'Done' }).click()
+
+      await page.getByRole('button', { name: 'Invite people' }).first().click()
+      await dialog.getByLabel('Email', { exact: true }).fill('bounce@mailing.test')
+      await dialog.getByRole('button', { name: 'Send invitation' }).click()
+      await dialog.getByText('The email could not be sent').waitFor()
+      await dialog.getByText('550', { exact: false }).waitFor()
+      await shot(page, 'settings-members-invite-email-failed')
+      await dialog.getByRole('button', { name: 'Done' }).click()
+      const invitations = page.getByRole('table', { name: 'Pending invitations' })
+      await invitations.getByText('Emailed', { exact: true }).waitFor()
+      await invitations.getByText('Email failed', { exact: true }).waitFor()
+      await shot(page, 'settings-members-deliveries')
+      await page.close()
+    } finally {
+      await mailing.close()
+      await smtp.close()
+    }
   })
 
   it('saw no 5xx and no page errors', () => {

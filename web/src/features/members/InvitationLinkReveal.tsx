@@ -18,7 +18,10 @@ function Delivery({ invitation }: { invitation: CreatedInvitation }) {
   if (invitation.email_status === 'failed') {
     return (
       <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} title="The email could not be sent">
-        {invitation.email_error ?? 'The mail server refused it.'} The invitation is ready all the same: copy the link and send it to {invitation.email}.
+        <Text size="sm" ff="monospace" mb={6}>
+          {invitation.email_error ?? 'The mail server refused it.'}
+        </Text>
+        The invitation is ready all the same: copy the link and send it to {invitation.email}.
       </Alert>
     )
   }
