@@ -10,7 +10,7 @@ import { verifyPassword } from '../shared/passwords.ts'
 import { page } from '../orgs/html.ts'
 import { findUserByEmail, findUserById } from '../orgs/org.repository.ts'
 import { sameOrigin, sendPage, setSessionCookie } from '../orgs/page-reply.ts'
-import { createSession, findSession, SESSION_COOKIE, switchSessionOrganization } from '../orgs/session.service.ts'
+import { createSession, deleteSession, findSession, SESSION_COOKIE, switchSessionOrganization } from '../orgs/session.service.ts'
 import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from '../orgs/sign-in-throttle.ts'
 import { INVITATION_PATH, parseInvitationToken, secretMatches } from './invitation-link.ts'
 import { gonePage, invalidLinkPage, joinPage, type JoinMode } from './invitation-pages.ts'
@@ -94,6 +94,8 @@ export async function invitationPageRoutes(app: FastifyInstance): Promise<void> 
       } else {
         ;({ userId, orgId } = await joinAsNewPerson(app.db, invitation, { name, password }))
       }
+      // Someone else was signed in in this browser: their session ends with the switch of cookie.
+      if (token) await deleteSession(app.db, token)
       setSessionCookie(request, reply, await createSession(app.db, userId, orgId, app.config.sessionTtlSeconds))
       return reply.redirect('/app', 303)
     } catch (err) {

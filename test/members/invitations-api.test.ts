@@ -139,6 +139,11 @@ describe.each(await targets())('invitations on %s', (target) => {
     const other = await openLink(h.app, linkPath(fourth.invitation_url), elsewhere.session)
     expect(other.body).toContain(`You are signed in as ${elsewhere.email}`)
     expect(other.body).toContain('Create account and join')
+    const switched = await submitLink(h.app, linkPath(fourth.invitation_url), { name: 'Newcomer', password: PASSWORD }, { session: elsewhere.session })
+    expect(switched.statusCode).toBe(303)
+    expect(json(await asSession(h.app, sessionOf(switched), '/api/v1/me')).user.email).toBe('newcomer@example.test')
+    // The other person's session in this browser ended with the switch.
+    expect((await elsewhere.request({ method: 'GET', url: '/api/v1/me' })).statusCode).toBe(401)
   })
 
   it('shows an expired, withdrawn or unknown link for what it is', async () => {
