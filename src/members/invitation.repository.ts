@@ -46,8 +46,8 @@ export async function revokeOpenInvitationOf(trx: Transaction<DB>, orgId: string
 export async function insertInvitation(
   trx: Transaction<DB>,
   row: { id: string; orgId: string; email: string; emailKey: string; role: 'admin' | 'member'; tokenHash: Buffer; invitedBy: string; emailStatus: 'not_configured' | 'sending' },
-): Promise<void> {
-  await trx
+): Promise<{ expires_at: Date | string }> {
+  return trx
     .insertInto('invitations')
     .values({
       id: row.id,
@@ -60,7 +60,8 @@ export async function insertInvitation(
       expires_at: sql`now() + make_interval(secs => ${INVITATION_LIFETIME_SECONDS})`,
       email_status: row.emailStatus,
     })
-    .execute()
+    .returning('expires_at')
+    .executeTakeFirstOrThrow()
 }
 
 export async function revokeInvitation(db: Kysely<DB>, orgId: string, id: string): Promise<boolean> {

@@ -11,7 +11,7 @@ import { emailKey, findOrganization, findUserById } from '../orgs/org.repository
 import { Conflict, ProblemError, ValidationFailed } from '../shared/errors.ts'
 import { sha256, uuidv7 } from '../shared/ids.ts'
 import { invitationEmail } from './invitation-email.ts'
-import { INVITATION_LIFETIME_SECONDS, invitationUrl, newInvitationSecret } from './invitation-link.ts'
+import { invitationUrl, newInvitationSecret } from './invitation-link.ts'
 import { findOpenInvitation, insertInvitation, isMemberByEmail, recordEmailOutcome, revokeOpenInvitationOf, type InvitationRow } from './invitation.repository.ts'
 
 export class AlreadyMember extends ProblemError {
@@ -54,27 +54,33 @@ export async function createInvitation(deps: InvitationDeps, orgId: string, invi
 
   const id = uuidv7()
   const secret = newInvitationSecret()
-  // Two invitations of one address at once: the unique index lets one in; the other replaces it on its retry.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await db.transaction().execute(async (trx) => {
-        await revokeOpenInvitationOf(trx, orgId, key)
-        await insertInvitation(trx, { id, orgId, email, emailKey: key, role: input.role, tokenHash: sha256(secret), invitedBy: inviterId, emailStatus: mailer ? 'sending' : 'not_configured' })
-      })
-      break
-    } catch (err) {
-      if (!isOpenEmailClash(err) || attempt === 3) throw err
-    }
-  }
-
+  const stored = await storeInvitation(db, { id, orgId, email, emailKey: key, role: input.role, tokenHash: sha256(secret), invitedBy: inviterId, emailStatus: mailer ? 'sending' : 'not_configured' })
   const url = invitationUrl(deps.publicUrl, id, secret)
   if (mailer) {
-    const [org, inviter, stored] = await Promise.all([findOrganization(db, orgId), findUserById(db, inviterId), findOpenInvitation(db, orgId, id)])
-    const expiresAt = stored ? new Date(stored.expires_at) : new Date(Date.now() + INVITATION_LIFETIME_SECONDS * 1000)
-    const outcome = await mailer.send(invitationEmail({ to: email, orgName: org?.name ?? 'Cairn', inviterName: inviter?.name ?? 'An administrator', role: input.role, url, expiresAt }))
+    const outcome = await emailInvitation(db, mailer, { orgId, inviterId, to: email, role: input.role, url, expiresAt: new Date(stored.expires_at) })
     await recordEmailOutcome(db, orgId, id, outcome.status, outcome.status === 'failed' ? outcome.error : null)
   }
   const row = await findOpenInvitation(db, orgId, id)
   if (!row) throw new Conflict('Another invitation of this address replaced this one while it was being sent.')
   return { ...invitationView(row), invitation_url: url }
+}
+
+/** Replaces the address's open invitation with this one, in one transaction. */
+async function storeInvitation(db: Kysely<DB>, row: Parameters<typeof insertInvitation>[1]) {
+  // Two invitations of one address at once: the unique index lets one in; the other replaces it on its retry.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await revokeOpenInvitationOf(trx, row.orgId, row.emailKey)
+        return insertInvitation(trx, row)
+      })
+    } catch (err) {
+      if (!isOpenEmailClash(err) || attempt === 3) throw err
+    }
+  }
+}
+
+async function emailInvitation(db: Kysely<DB>, mailer: Mailer, input: { orgId: string; inviterId: string; to: string; role: 'admin' | 'member'; url: string; expiresAt: Date }) {
+  const [org, inviter] = await Promise.all([findOrganization(db, input.orgId), findUserById(db, input.inviterId)])
+  return mailer.send(invitationEmail({ to: input.to, orgName: org?.name ?? 'Cairn', inviterName: inviter?.name ?? 'An administrator', role: input.role, url: input.url, expiresAt: input.expiresAt }))
 }

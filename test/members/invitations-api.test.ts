@@ -189,6 +189,18 @@ describe.each(await targets())('invitations on %s', (target) => {
     expect(await memberRoles(admin)).toMatchObject({ 'twice@example.test': 'member' })
   })
 
+  it('keeps one open invitation when an address is invited twice at the same moment', async () => {
+    for (let round = 0; round < 5; round++) {
+      const answers = await Promise.all([1, 2, 3].map(() => admin.request({ method: 'POST', url: '/api/v1/invitations', payload: { email: `race${round}@example.test`, role: 'member' } })))
+      expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201])
+      const open = (await list(admin)).filter((i: any) => i.email === `race${round}@example.test`)
+      expect(open).toHaveLength(1)
+      // Only the link of the invitation left open works.
+      const working = await Promise.all(answers.map(async (a) => (await openLink(h.app, linkPath(json(a).invitation_url))).statusCode))
+      expect(working.sort()).toEqual([200, 410, 410])
+    }
+  })
+
   it('is for administrators in the app, and keeps each organization to itself', async () => {
     const member = await addMember(h.app, admin.orgId)
     const refused = await member.request({ method: 'POST', url: '/api/v1/invitations', payload: { email: 'x@example.test', role: 'member' } })
