@@ -8,6 +8,7 @@ import { CreateRecordPage, EditRecordPage } from './features/records/RecordFormP
 import { ApiClientsPage } from './features/settings/ApiClientsPage.tsx'
 import { WebhooksPage } from './features/webhooks/WebhooksPage.tsx'
 import { WebhookPage } from './features/webhooks/WebhookPage.tsx'
+import { MembersPage } from './features/members/MembersPage.tsx'
 import { NotFoundPage } from './components/NotFoundPage.tsx'
 import { MigrationsPage } from './features/migration/MigrationsPage.tsx'
 import { NewMigrationPage } from './features/migration/NewMigrationPage.tsx'
@@ -21,7 +22,8 @@ export const router = createBrowserRouter(
       element: <AppLayout />,
       children: [
         { index: true, element: <HomePage /> },
-        { path: 'settings', element: <Navigate to="/settings/api" replace /> },
+        { path: 'settings', element: <Navigate to="/settings/members" replace /> },
+        { path: 'settings/members', element: <MembersPage /> },
         { path: 'settings/api', element: <ApiClientsPage /> },
         { path: 'settings/webhooks', element: <WebhooksPage /> },
         { path: 'settings/webhooks/:id', element: <WebhookPage /> },
