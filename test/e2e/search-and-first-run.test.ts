@@ -4,43 +4,24 @@
  * panel is gone, Ctrl+K opens the palette, typing finds records of several kinds grouped by kind,
  * the arrow keys move through them and Enter lands on the record's page.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
 import { targets } from '../helpers/databases.ts'
-import { apiPost, ensureWebBuild, launchChromium, shot, startE2eService, watchFailures, type E2eService } from './harness.ts'
+import { apiPost, browserPerFile, completeFirstRun, shot, type E2eService } from './harness.ts'
 
+const ADMIN = { org: 'Lovelace Engines', name: 'Ada Admin', email: 'ada@engines.test', password: 'correct horse battery' }
 const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 15_000 })
 
 describe.each(await targets())('search palette and first run in the browser on %s', (target) => {
+  const world = browserPerFile(target)
   let svc: E2eService
-  let browser: Browser
-  let context: BrowserContext
   let page: Page
-  let failures: ReturnType<typeof watchFailures>
-
-  beforeAll(async () => {
-    ensureWebBuild()
-    ;[svc, browser] = await Promise.all([startE2eService(target), launchChromium()])
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    context.setDefaultTimeout(15_000)
-    failures = watchFailures(context)
-    page = await context.newPage()
-    failures.watch(page)
-  })
-  afterAll(async () => {
-    await browser?.close()
-    await svc?.close()
+  beforeAll(() => {
+    ;({ svc, page } = world)
   })
 
   it('welcomes a new organization with the ways to bring records in', async () => {
-    await page.goto(svc.url)
-    await page.waitForURL(`${svc.url}/setup`)
-    await page.getByLabel('Organization name', { exact: true }).fill('Lovelace Engines')
-    await page.getByLabel('Your name', { exact: true }).fill('Ada Admin')
-    await page.getByLabel('Email', { exact: true }).fill('ada@engines.test')
-    await page.getByLabel('Password', { exact: true }).fill('correct horse battery')
-    await page.getByRole('button', { name: 'Create organization' }).click()
-    await page.waitForURL(`${svc.url}/app`)
+    await completeFirstRun(page, svc.url, ADMIN)
 
     const welcome = page.getByRole('region', { name: 'Welcome to Cairn' })
     await welcome.waitFor()
@@ -106,7 +87,7 @@ describe.each(await targets())('search palette and first run in the browser on %
   })
 
   it('saw no 5xx and no page errors', () => {
-    expect(failures.serverErrors).toEqual([])
-    expect(failures.pageErrors).toEqual([])
+    expect(world.failures.serverErrors).toEqual([])
+    expect(world.failures.pageErrors).toEqual([])
   })
 })
