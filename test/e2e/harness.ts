@@ -164,3 +164,25 @@ export function browserPerFile(target: TargetName): E2eWorld {
   })
   return world
 }
+
+/** Pages each in a fresh context (own cookies: another person), whose 5xx answers and page errors are collected for the suite's final check. */
+export function pagesOf(browser: () => Browser): { newPage(): Promise<Page>; serverErrors: string[]; pageErrors: string[] } {
+  const serverErrors: string[] = []
+  const pageErrors: string[] = []
+  return {
+    serverErrors,
+    pageErrors,
+    async newPage() {
+      const context = await browser().newContext({ viewport: { width: 1360, height: 900 } })
+      context.setDefaultTimeout(15_000)
+      const failures = watchFailures(context)
+      const page = await context.newPage()
+      failures.watch(page)
+      page.on('close', () => {
+        serverErrors.push(...failures.serverErrors)
+        pageErrors.push(...failures.pageErrors)
+      })
+      return page
+    },
+  }
+}
