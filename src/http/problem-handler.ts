@@ -41,6 +41,11 @@ function problemFromFastify(err: FastifyError & { validation?: unknown; validati
     return new ProblemError(400, 'validation_failed', 'Validation failed', `Invalid ${part}: ${detail}.`, errors)
   }
   switch (err.code) {
+    // PostgreSQL refuses text holding NUL (invalid byte sequence, 22021; in JSON, 22P05): a search
+    // or filter for it, or a value with it, is the client's mistake, and nothing was written.
+    case '22021':
+    case '22P05':
+      return new ProblemError(400, 'validation_failed', 'Validation failed', 'A value contains the NUL character (U+0000), which cannot be stored or searched.')
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ProblemError(413, 'payload_too_large', 'Payload too large', `The request body exceeds the limit of ${bodyLimit} bytes.`)
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

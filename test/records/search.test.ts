@@ -141,6 +141,10 @@ describe.each(await targets())('record search on %s', (target) => {
     }
     expect(json(await admin.request({ method: 'GET', url: `/api/v1/search?${q('acme', '&limit=51')}` })).detail).toBe('limit must be an integer from 1 to 50.')
     expect((await admin.request({ method: 'GET', url: `/api/v1/search?${q('x'.repeat(100))}` })).statusCode).toBe(200)
+    // Text PostgreSQL cannot store (NUL) is a 400, as in a list's q, never a 500.
+    for (const url of ['/api/v1/search?q=a%00b', '/api/v1/accounts?q=a%00b']) expect((await admin.request({ method: 'GET', url })).statusCode, url).toBe(400)
+    const stored = await admin.request({ method: 'POST', url: '/api/v1/accounts', payload: { name: 'a\u0000b' } })
+    expect(stored.statusCode, stored.body).toBe(400)
   })
 
   it('indexes every searched column twice, led by org_id (migration 0015)', async () => {
