@@ -28,7 +28,11 @@ describe.each(await targets())('search palette and first run in the browser on %
     expect(await welcome.getByRole('link', { name: 'Start a migration' }).getAttribute('href')).toBe('/app/migration/new')
     expect(await welcome.getByRole('link', { name: 'Import contacts' }).getAttribute('href')).toBe('/app/contacts?import=1')
     await shot(page, 'overview-first-run')
-    await welcome.getByRole('link', { name: 'Start a migration' }).click()
+    await welcome.getByRole('link', { name: 'Import contacts' }).click()
+    await page.waitForURL(`${svc.url}/app/contacts?import=1`)
+    await page.getByRole('heading', { name: 'Contacts', level: 2 }).waitFor()
+    await page.goBack()
+    await page.getByRole('region', { name: 'Welcome to Cairn' }).getByRole('link', { name: 'Start a migration' }).click()
     await page.waitForURL(`${svc.url}/app/migration/new`)
   })
 
