@@ -15,7 +15,8 @@ export function sqlType(f: ListField): string {
   return SQL_TYPES[f.type]
 }
 
-function escapeLike(text: string): string {
+/** LIKE's wildcards and its escape character as literals (docs/api.md: `%` and `_` are literal). */
+export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
 

@@ -1471,6 +1471,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find records of any kind
+         * @description Best matches first across the kinds the token may read (products need erp:read). Scoped to the organization.
+         */
+        get: operations["searchRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings/api-clients": {
         parameters: {
             query?: never;
@@ -4466,6 +4486,22 @@ export interface components {
             unit_price?: string | null;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** SearchHit */
+        SearchHit: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "account" | "contact" | "lead" | "opportunity" | "product" | "case" | "activity";
+            /** @description 1 for an exact match; prefix matches 0.6-0.9, substring matches 0.2-0.5. */
+            score: number;
+            /** @description Email, domain, company, product code, case number, stage or activity kind. */
+            subtitle: string | null;
+            title: string;
+        };
+        /** SearchResults */
+        SearchResults: {
+            data: components["schemas"]["SearchHit"][];
         };
         /** Tombstone */
         Tombstone: {
@@ -14625,6 +14661,78 @@ export interface operations {
             };
             /** @description RFC 9457 problem details */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    searchRecords: {
+        parameters: {
+            query: {
+                /** @description Comma-separated kinds to search (account, contact, lead, opportunity, product, case, activity); default all. Kinds the token may not read are left out. */
+                kinds?: string;
+                /** @description Results, 1-50. */
+                limit?: number;
+                /** @description What to find: a case-insensitive match on names, emails, domains, companies, product codes and subjects (`%` and `_` are literal), or a case number (`42`, `#42`). Exact and prefix matches rank first; from 3 characters, values containing the text match too. */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
