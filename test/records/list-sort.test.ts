@@ -54,6 +54,16 @@ describe.each(await targets())('sorted lists, ranges and counts on %s', (target)
     expect(ids(await all('/opportunities', 3))).toEqual([e.id, d.id, c.id, b.id, a.id])
   })
 
+  it('counts the comments of one case', async () => {
+    const [a, b] = await Promise.all(['A', 'B'].map(async (subject) => json(await admin.request({ method: 'POST', url: '/api/v1/cases', payload: { subject } }))))
+    for (const [kase, body] of [[a, 'one'], [a, 'two'], [b, 'three']] as const) {
+      expect((await admin.request({ method: 'POST', url: `/api/v1/cases/${kase.id}/comments`, payload: { body } })).statusCode).toBe(201)
+    }
+    expect(json(await get(`/cases/${a.id}/comments/count`))).toEqual({ count: 2 })
+    expect(json(await get(`/cases/${b.id}/comments/count`))).toEqual({ count: 1 })
+    expect((await get('/cases/0190a3c4-5b6d-7e8f-9a0b-1c2d3e4f5a6b/comments/count')).statusCode).toBe(404)
+  })
+
   it('sorts status-like fields in their defined order (a pipeline), not alphabetically, across pages', async () => {
     const won = await create({ stage: 'closed_won' })
     const prospect = await create({ stage: 'prospecting' })

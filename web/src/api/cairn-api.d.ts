@@ -398,6 +398,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cases/{id}/comments/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count the comments of a case
+         * @description The exact number of comments the thread (with the same filters) pages through.
+         */
+        get: operations["countCaseComments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cases/{id}/escalate": {
         parameters: {
             query?: never;
@@ -7960,6 +7980,107 @@ export interface operations {
             };
             /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
             422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    countCaseComments: {
+        parameters: {
+            query?: {
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Case-insensitive search in body */
+                q?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Count"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
