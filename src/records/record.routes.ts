@@ -12,6 +12,7 @@ import type { RecordKind } from './record-kind.ts'
 import { kindsByName, recordKinds } from './kinds/index.ts'
 import { fieldsUsed, listOptionsFrom } from './record-query.ts'
 import { batchRoutes } from './batch.routes.ts'
+import { customFieldRoutes } from './custom-fields/custom-fields.routes.ts'
 import {
   countQuerySchema,
   countSchema,
@@ -217,4 +218,5 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
   for (const kind of recordKinds) registerKindRoutes(app, kind)
   registerCommentRoutes(app)
   await batchRoutes(app)
+  await customFieldRoutes(app)
 }
