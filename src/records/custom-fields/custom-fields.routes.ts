@@ -65,7 +65,7 @@ export async function customFieldRoutes(fastify: FastifyInstance): Promise<void>
         operationId: 'getOrganizationOpenApi',
         tags,
         summary: 'The OpenAPI document with this organization\'s custom fields in the record schemas and list filters',
-        response: { 200: { type: 'object', additionalProperties: true, description: 'An OpenAPI 3.1 document.' }, ...errors },
+        response: { 200: { title: 'OpenApiDocument', type: 'object', additionalProperties: true, description: 'An OpenAPI 3.1 document.' }, ...errors },
       },
       onRequest: requireScopes('crm:read'),
     },

@@ -3696,6 +3696,13 @@ export interface components {
             /** @description Optional refresh token, so a long import survives token expiry (needs the operator's SOURCE_CLIENT_ID/SECRET). */
             src_refresh_token?: string;
         };
+        /**
+         * OpenApiDocument
+         * @description An OpenAPI 3.1 document.
+         */
+        OpenApiDocument: {
+            [key: string]: unknown;
+        };
         /** Opportunity */
         Opportunity: {
             /**
@@ -11711,9 +11718,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
             /** @description RFC 9457 problem details */
