@@ -26,10 +26,10 @@ describe.each(await targets())('MCP custom fields on %s', (target) => {
     const toolsA = new Map((await clientA.listTools()).tools.map((t) => [t.name, t]))
     const create = toolsA.get('create_record')!
     expect(create.description).toContain('contact: tier (picklist: gold | silver)*')
-    const rule = (create.inputSchema as { allOf: any[] }).allOf.find((r) => r.if.properties.kind.const === 'contact')
+    const rule = (create.inputSchema as unknown as { allOf: any[] }).allOf.find((r) => r.if.properties.kind.const === 'contact')
     expect(rule.then.properties.fields.properties.custom_fields).toMatchObject({ required: ['tier'], properties: { tier: { type: 'string', enum: ['gold', 'silver'] } } })
     const update = toolsA.get('update_record')!
-    expect((update.inputSchema as { allOf: any[] }).allOf[0].then.properties.fields.properties.custom_fields.required).toBeUndefined()
+    expect((update.inputSchema as unknown as { allOf: any[] }).allOf[0].then.properties.fields.properties.custom_fields.required).toBeUndefined()
     expect(toolsA.get('list_records')!.description).toContain('custom_fields.<name>')
 
     const toolsB = new Map((await clientB.listTools()).tools.map((t) => [t.name, t]))

@@ -89,6 +89,7 @@ export function customFieldsSchema(defs: readonly CustomFieldDefinition[], mode:
 export function suggestedName(text: string): string {
   const base = text
     .replace(/__(c|pc|s)$/i, '')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')

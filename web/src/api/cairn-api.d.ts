@@ -3546,6 +3546,8 @@ export interface components {
         };
         /** MigrationConfig */
         MigrationConfig: {
+            /** @description Source fields kept in custom_fields (custom fields and fields with no target) become custom field definitions of their kind, typed from the source (text, number, date, boolean, picklist), and their values are written under the new field names. Absent: false. */
+            create_custom_fields?: boolean;
             dedup: {
                 accounts: {
                     /** @enum {string} */
