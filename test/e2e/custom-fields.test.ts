@@ -130,7 +130,7 @@ describe('custom fields in the browser', () => {
     await page.close()
   })
 
-  it('flags an out-of-range built-in number in the browser and maps server errors to fields', async () => {
+  it('flags an out-of-range built-in number in the browser and sends nothing', async () => {
     const page = await newPage()
     await signIn(page, svc.url, 'ada@acme.test', PASSWORD)
     const sent: string[] = []
@@ -147,6 +147,28 @@ describe('custom fields in the browser', () => {
     await page.getByText('Must be at least 0').waitFor()
     expect(sent).toEqual([])
     await shot(page, 'record-form-out-of-range')
+    await page.close()
+  })
+
+  it('shows a refusal only the server could know under its field, without raw API text', async () => {
+    const page = await newPage()
+    await signIn(page, svc.url, 'ada@acme.test', PASSWORD)
+    await page.goto(`${svc.url}/app/contacts/new`)
+    await page.getByLabel('Last name', { exact: true }).fill('Turing')
+    await page.getByLabel('Customer tier', { exact: true }).click()
+    await page.getByRole('option', { name: 'Bronze' }).click()
+    // Meanwhile an administrator (another tab) drops the option the form still offers.
+    const fields = await (await page.request.get(`${svc.url}/api/v1/custom-fields?kind=contact`)).json()
+    const tier = fields.data.find((f: { name: string }) => f.name === 'customer_tier')
+    const me = await (await page.request.get(`${svc.url}/api/v1/me`)).json()
+    const changed = await page.request.patch(`${svc.url}/api/v1/custom-fields/${tier.id}`, { data: { options: ['Gold', 'Silver'] }, headers: { 'x-csrf-token': me.csrf_token, origin: svc.url } })
+    expect(changed.status()).toBe(200)
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Some values were not accepted. Fix the highlighted fields and save again.').waitFor()
+    await page.getByText('Must be one of: Gold, Silver').waitFor()
+    // The problem's own wording (its detail) is not shown.
+    expect(await page.getByText('Invalid custom fields', { exact: false }).count()).toBe(0)
+    await shot(page, 'record-form-server-error')
     await page.close()
   })
 

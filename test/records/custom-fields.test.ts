@@ -162,7 +162,7 @@ describe.each(await targets())('custom fields on %s', (target) => {
       })
       expect(batch.statusCode).toBe(400)
       expect(json(batch).errors).toEqual([
-        { index: 1, field: 'records[1].custom_fields.score', message: 'must be number,null' },
+        { index: 1, field: 'records[1].custom_fields.score', message: 'must be a number' },
         { index: 2, field: 'records[2].custom_fields.tier', message: 'is required' },
       ])
       expect(json(await admin.request({ url: '/api/v1/contacts/count' })).count).toBe(0)

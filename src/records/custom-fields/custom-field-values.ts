@@ -38,7 +38,25 @@ export function customFieldErrors(defs: readonly CustomFieldDefinition[], custom
   const byName = new Map(defs.map((d) => [d.name, d]))
   return fieldErrors(validate.errors ?? [], 'body').map((e) => {
     const def = byName.get(e.field)
-    const message = def?.required && value[e.field] === null ? 'is required and cannot be cleared' : e.message
-    return { field: `custom_fields.${e.field}`, message }
+    return { field: `custom_fields.${e.field}`, message: def ? plainMessage(def, value[e.field], e.message) : e.message }
   })
+}
+
+const TYPE_WORDS: Record<CustomFieldDefinition['type'], string> = {
+  text: 'must be text',
+  number: 'must be a number',
+  date: 'must be a date (YYYY-MM-DD)',
+  boolean: 'must be true or false',
+  picklist: 'must be one of the options',
+}
+
+const JSON_TYPE: Record<CustomFieldDefinition['type'], string> = { text: 'string', number: 'number', date: 'string', boolean: 'boolean', picklist: 'string' }
+
+/** Ajv's wording where it reads well (lengths, ranges, dates); the field's own words where it does not ("must be number,null"). */
+function plainMessage(def: CustomFieldDefinition, value: unknown, ajvMessage: string): string {
+  if (value === undefined) return ajvMessage
+  if (value === null) return def.required ? 'is required and cannot be cleared' : ajvMessage
+  if (typeof value !== JSON_TYPE[def.type]) return TYPE_WORDS[def.type]
+  if (def.type === 'picklist') return `must be one of: ${def.options.join(', ')}`
+  return ajvMessage
 }
