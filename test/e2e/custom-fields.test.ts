@@ -106,6 +106,19 @@ describe('custom fields in the browser', () => {
     await page.getByText('-5', { exact: true }).waitFor()
     await shot(page, 'record-page-custom-fields')
 
+    // Editing: the form shows the stored values and sends only what changed.
+    const patches: string[] = []
+    page.on('request', (r) => {
+      if (r.method() === 'PATCH') patches.push(r.postData() ?? '')
+    })
+    await page.getByRole('link', { name: 'Edit' }).or(page.getByRole('button', { name: 'Edit' })).first().click()
+    expect(await page.getByLabel('Seats', { exact: true }).inputValue()).toBe('-5')
+    await page.getByLabel('Seats', { exact: true }).fill('12')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.waitForURL(/\/app\/contacts\/[0-9a-f-]{36}$/)
+    await page.getByText('12', { exact: true }).waitFor()
+    expect(patches.map((p) => JSON.parse(p))).toEqual([{ custom_fields: { seats: 12 } }])
+
     // Another contact through the API, so the filter has something to leave out.
     expect((await apiPost(page, svc.url, '/contacts', { last_name: 'Hopper', custom_fields: { customer_tier: 'Silver' } })).status).toBe(201)
 
