@@ -149,7 +149,21 @@ export interface ApiRateLeaseTable {
   last_lease: number
 }
 
+export interface CustomFieldDefinitionTable {
+  org_id: string
+  id: string
+  kind: string
+  name: string
+  label: string
+  type: 'text' | 'number' | 'date' | 'boolean' | 'picklist'
+  options: ColumnType<string[], string, string>
+  required: boolean
+  created_at: ColumnType<Date, Date | string, never>
+  updated_at: ColumnType<Date, Date | string, Date | string>
+}
+
 export interface DB {
+  custom_field_definitions: CustomFieldDefinitionTable
   oauth_clients: OAuthClientTable
   oauth_client_access: OAuthClientAccessTable
   oauth_grants: OAuthGrantTable

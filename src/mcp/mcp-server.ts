@@ -10,7 +10,10 @@ import { writeTools } from './write-tools.ts'
 import { caseLeadTools } from './case-lead-tools.ts'
 import { batchTools } from './batch-tools.ts'
 import { registerRecordResources } from './resources.ts'
+import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js'
+import { listCustomFieldDefinitions } from '../records/index.ts'
 import { asZod, callerOf, runTool, withErrorShape, type JsonSchema, type McpTool } from './tool-kit.ts'
+import { toolsWithCustomFields } from './custom-field-tools.ts'
 
 export const mcpTools: readonly McpTool[] = [...readTools, ...writeTools, ...caseLeadTools, ...batchTools]
 export const toolsByName: ReadonlyMap<string, McpTool> = new Map(mcpTools.map((t) => [t.name, t]))
@@ -42,6 +45,26 @@ export function buildMcpServer(version: string): McpServer {
   for (const { tool, config } of registered) {
     server.registerTool(tool.name, config, (args: Record<string, unknown>, extra) => runTool(tool, callerOf(extra), args))
   }
+  listToolsPerOrganization(server)
   registerRecordResources(server)
   return server
+}
+
+type ListToolsHandler = (request: unknown, extra: Parameters<typeof callerOf>[0]) => Promise<ListToolsResult>
+
+/**
+ * tools/list answers the SDK's list with the caller's custom fields added (custom-field-tools.ts).
+ * The SDK keeps its handlers in a private map; the version is pinned, and a missing handler stops
+ * the server at startup rather than listing tools without the fields.
+ */
+function listToolsPerOrganization(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, ListToolsHandler> })._requestHandlers
+  const sdkList = handlers?.get('tools/list')
+  if (!sdkList) throw new Error('MCP SDK: no tools/list handler to extend (has the SDK changed?)')
+  server.server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+    const listed = await sdkList(request, extra)
+    const ctx = callerOf(extra)
+    const defs = await listCustomFieldDefinitions(ctx.db, ctx.auth.orgId)
+    return { ...listed, tools: toolsWithCustomFields(listed.tools as Parameters<typeof toolsWithCustomFields>[0], defs) as ListToolsResult['tools'] }
+  })
 }

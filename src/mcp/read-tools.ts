@@ -36,9 +36,11 @@ const NOT_FILTERS = new Set(['limit', 'cursor', 'sort', 'q', 'updated_since', 'i
  */
 const filterSchemas = new Map<RecordKind, JsonSchema>(
   recordKinds.map((kind) => {
-    const all = countQuerySchema(kind).properties as Record<string, JsonSchema>
+    const query = countQuerySchema(kind)
+    const all = query.properties as Record<string, JsonSchema>
     const properties = Object.fromEntries(Object.entries(all).filter(([name]) => !NOT_FILTERS.has(name)))
-    return [kind, { type: 'object', additionalProperties: false, properties }]
+    // custom_fields.<name> filters: checked against the organization's definitions by the list itself.
+    return [kind, { type: 'object', additionalProperties: false, properties, patternProperties: query.patternProperties }]
   }),
 )
 /** A kind's `sort` values (REST's enum). */

@@ -96,6 +96,10 @@ export const configSchema = {
     },
     phasing: { type: 'string', enum: ['all', 'accounts_contacts_first'], description: 'accounts_contacts_first: a first run imports accounts and contacts; run again for the rest.' },
     emit_webhooks: { type: 'boolean', description: 'Send webhook events for imported records (off: a load must not flood receivers).' },
+    create_custom_fields: {
+      type: 'boolean',
+      description: 'Source fields kept in custom_fields (custom fields and fields with no target) become custom field definitions of their kind, typed from the source (text, number, date, boolean, picklist), and their values are written under the new field names. Absent: false.',
+    },
   },
 } as const
 

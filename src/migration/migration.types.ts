@@ -361,6 +361,11 @@ export interface MigrationConfig {
   phasing: 'all' | 'accounts_contacts_first'
   /** Send webhook events for imported records (off by default: a load must not flood receivers). */
   emit_webhooks: boolean
+  /**
+   * Source fields kept in custom_fields become custom field definitions (typed from the describe)
+   * and their values go under the definition's name. Absent: false.
+   */
+  create_custom_fields?: boolean
 }
 
 // ---------------------------------------------------------------------------------------------

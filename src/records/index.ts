@@ -59,6 +59,19 @@ export type { RecordChange } from './record.service.ts'
 export { changedFields } from './record.service.ts'
 export { committedChangeListeners, recordChangeHooks, type RecordAction, type RecordChangeHook } from './record-events.ts'
 
+// Custom fields: definitions per organization and kind (docs/custom-fields.md). Export adds a
+// column per definition from listCustomFieldDefinitions; the importer creates definitions and
+// checks values with customFieldErrors; the MCP tools and the app build schemas from the definitions.
+export {
+  CUSTOM_FIELD_TYPES,
+  customFieldsSchema,
+  suggestedName,
+  type CustomFieldDefinition,
+  type CustomFieldType,
+} from './custom-fields/definition.ts'
+export { createDefinition, listCustomFieldDefinitions, type NewDefinition } from './custom-fields/definitions.service.ts'
+export { customFieldErrors } from './custom-fields/custom-field-values.ts'
+
 // The REST routes of records, registered by the app under /api/v1.
 export { recordRoutes } from './record.routes.ts'
 export { specialActionRoutes } from './special-actions.routes.ts'

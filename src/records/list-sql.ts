@@ -7,6 +7,7 @@ import type { FieldDef, RecordKind } from './record-kind.ts'
 import type { ListOptions } from './record.repository.ts'
 import { RANGE_OPS, type ListField, type ListSort } from './list-params.ts'
 import { recordJsonText, SQL_TYPES } from './record-sql.ts'
+import { customFilterConditions } from './custom-fields/custom-filters.ts'
 
 /** Adds a bound value and answers its placeholder, cast when the column type must be inferred. */
 export type Param = (value: unknown, cast?: string) => string
@@ -30,6 +31,7 @@ export function listConditions(kind: RecordKind, opts: Omit<ListOptions, 'limit'
   for (const { field, value } of opts.filters) conditions.push(`r.${field.name} = ${param(value, SQL_TYPES[field.type])}`)
   for (const { field, op, value } of opts.ranges ?? []) conditions.push(`r.${field.name} ${RANGE_OPS[op]} ${param(value, sqlType(field))}`)
   for (const { field, values } of opts.ins ?? []) conditions.push(`r.${field.name} = ANY(${param(values, 'text[]')})`)
+  if (opts.custom?.length) conditions.push(...customFilterConditions(opts.custom, param))
   if (opts.updatedSince) conditions.push(`r.updated_at >= ${param(opts.updatedSince, 'timestamptz')}`)
   if (opts.q) {
     const pattern = param(`%${escapeLike(opts.q)}%`)

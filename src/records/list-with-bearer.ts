@@ -20,7 +20,7 @@ import type { RecordKind } from './record-kind.ts'
 import { erpFieldsAmong, readScopes } from './record-access.ts'
 import { fieldsUsed, listOptionsFrom } from './record-query.ts'
 import { bind, listPageSql, type PageText } from './record.repository.ts'
-import { pageForCaller } from './record.service.ts'
+import { listRecords, pageForCaller } from './record.service.ts'
 
 /** A route's own scope hook (http/auth.ts requireScopes), run here once the token is judged. */
 export type ScopeCheck = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
@@ -28,15 +28,26 @@ export type ScopeCheck = (request: FastifyRequest, reply: FastifyReply) => Promi
 export async function listWithBearer(request: FastifyRequest, reply: FastifyReply, kind: RecordKind, checks: { read: ScopeCheck; erp?: ScopeCheck }): Promise<PageText> {
   const { db } = request.server
   const presented = request.presentedBearer!
-  if (request.validationError) {
-    // No page to read: the two-step check, so an invalid query answers after the token as it did.
+  const opts = request.validationError ? null : listOptionsFrom(kind, request.query as Record<string, unknown>)
+  // Custom field filters are read by the organization's definitions, known only once the token is:
+  // such lists take the two-step path.
+  const twoStep = async () => {
     const found = await db.executeQuery<BearerTokenRow>(CompiledQuery.raw(presented.lookupSql, [presented.tokenHash, presented.now.toISOString()]))
     request.auth = presented.accept(found.rows[0] ?? null)
     await checks.read(request, reply)
     await request.server.admitRequest(request, reply)
+    return request.auth
+  }
+  if (!opts) {
+    // No page to read: the two-step check, so an invalid query answers after the token as it did.
+    await twoStep()
     throw request.validationError
   }
-  const opts = listOptionsFrom(kind, request.query as Record<string, unknown>)
+  if (opts.custom?.length) {
+    const auth = await twoStep()
+    await checks.erp?.(request, reply)
+    return listRecords(db, auth, kind, opts)
+  }
   const needed = erpFieldsAmong(kind, fieldsUsed(opts)).length > 0 ? [...new Set([...readScopes(kind), 'erp:read'])] : readScopes(kind)
   // $1 and $2 are the lookup's own parameters (token hash, now).
   const params: unknown[] = [presented.tokenHash, presented.now.toISOString(), presented.servedBy, needed]

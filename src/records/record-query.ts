@@ -7,6 +7,7 @@ import type { RecordKind } from './record-kind.ts'
 import type { ListOptions } from './record.repository.ts'
 import { parseIns, parseRanges, parseSort } from './list-params.ts'
 import { filterableFields } from './record.schemas.ts'
+import { parseCustomFilterParams } from './custom-fields/custom-filters.ts'
 
 export function listOptionsFrom(kind: RecordKind, query: Record<string, unknown>): ListOptions {
   return {
@@ -21,6 +22,7 @@ export function listOptionsFrom(kind: RecordKind, query: Record<string, unknown>
       .map((field) => ({ field, value: query[field.name] })),
     ranges: parseRanges(kind, query),
     ins: parseIns(kind, query),
+    custom: parseCustomFilterParams(query),
   }
 }
 

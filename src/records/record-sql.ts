@@ -74,3 +74,17 @@ export function castValue(f: Pick<FieldDef, 'type'>, value: unknown): RawBuilder
 export function jsonbValue(value: unknown): RawBuilder<unknown> {
   return sql`CAST(${JSON.stringify(value)} AS jsonb)`
 }
+
+/**
+ * `custom_fields` after a change that sent `given`: its keys replace the stored ones and a key sent
+ * as null is removed (a JSON merge patch one level deep, like Stripe's metadata); other keys stay.
+ * Both arguments are SQL expressions of type jsonb.
+ */
+export function mergedCustomFields(stored: RawBuilder<unknown>, given: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(SELECT COALESCE(jsonb_object_agg(e.key, e.value), '{}'::jsonb) FROM jsonb_each(${stored} || ${given}) e WHERE e.value <> 'null'::jsonb)`
+}
+
+/** A create's custom_fields: a key sent as null is simply not stored. */
+export function withoutNulls(customFields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(customFields).filter(([, v]) => v !== null))
+}

@@ -5,10 +5,11 @@
 import { CompiledQuery, sql, type Kysely, type RawBuilder } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { FieldDef, RecordKind } from './record-kind.ts'
-import { castValue, jsonbValue, recordJsonText } from './record-sql.ts'
+import { castValue, jsonbValue, mergedCustomFields, recordJsonText, withoutNulls } from './record-sql.ts'
 import type { ListField, ListSort, RangeOp } from './list-params.ts'
 import { listConditions, sortedPageSql, type Param } from './list-sql.ts'
 import { isKnownPosition } from './record-tombstones.ts'
+import type { CustomFilter } from './custom-fields/custom-filters.ts'
 
 export type Executor = Kysely<DB>
 
@@ -33,6 +34,8 @@ export interface ListOptions {
   updatedSince?: string
   /** Only these record ids (the `ids` filter). */
   ids?: string[]
+  /** `custom_fields.<name>` filters (custom-fields/custom-filters.ts), typed once resolved. */
+  custom?: CustomFilter[]
   /** Extra equality conditions fixed by the route (comments of one case). */
   parent?: { column: string; value: string }
 }
@@ -149,7 +152,7 @@ export async function insertRecord(
     sql`CAST(${createdAt.toISOString()} AS timestamptz)`,
     sql`CAST(${createdAt.toISOString()} AS timestamptz)`,
     sql`${values.srcId ?? null}`,
-    jsonbValue(values.customFields ?? {}),
+    jsonbValue(withoutNulls(values.customFields ?? {})),
   ]
   for (const [name, value] of Object.entries(values.fields)) {
     if (value === undefined) continue
@@ -182,7 +185,7 @@ export async function updateRecord(
     sets.push(sql`${sql.ref(name)} = ${castValue(fieldByName(kind, name), value)}`)
   }
   if (values.srcId !== undefined) sets.push(sql`src_id = ${values.srcId}`)
-  if (values.customFields !== undefined) sets.push(sql`custom_fields = ${jsonbValue(values.customFields)}`)
+  if (values.customFields !== undefined) sets.push(sql`custom_fields = ${mergedCustomFields(sql`old.custom_fields`, jsonbValue(values.customFields))}`)
   sets.push(...extraSets)
   const t = sql.raw(kind.table)
   const res = await sql<{ after: string; before: string }>`

@@ -13,6 +13,7 @@ import { kindsByName, recordKinds } from './kinds/index.ts'
 import { fieldsUsed, listOptionsFrom } from './record-query.ts'
 import { batchRoutes } from './batch.routes.ts'
 import { searchRoutes } from './search/search.routes.ts'
+import { customFieldRoutes } from './custom-fields/custom-fields.routes.ts'
 import {
   countQuerySchema,
   countSchema,
@@ -240,4 +241,5 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
   registerCommentRoutes(app)
   await batchRoutes(app)
   await searchRoutes(app)
+  await customFieldRoutes(app)
 }

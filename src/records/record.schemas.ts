@@ -5,6 +5,7 @@
 import { cursorSchema, limitSchema, pageSchemaOf, UUID_TEXT, uuidSchema } from '../http/schemas.ts'
 import type { FieldDef, RecordKind } from './record-kind.ts'
 import { listParamSchemas } from './list-params.ts'
+import { customFilterParamSchemas } from './custom-fields/custom-filters.ts'
 
 type Schema = Record<string, unknown>
 
@@ -171,13 +172,13 @@ export function listQuerySchema(kind: RecordKind): KindObjectSchema {
   const params = listParamSchemas(kind)
   properties.sort = params.sort
   Object.assign(properties, params.filters)
-  return { type: 'object', additionalProperties: false, properties }
+  return { type: 'object', additionalProperties: false, properties, patternProperties: customFilterParamSchemas }
 }
 
 /** `GET /{kind}/count`: the list's filters, without what only pages need (limit, cursor, sort). */
 export function countQuerySchema(kind: RecordKind): KindObjectSchema {
   const { limit: _limit, cursor: _cursor, sort: _sort, ...properties } = listQuerySchema(kind).properties
-  return { type: 'object', additionalProperties: false, properties }
+  return { type: 'object', additionalProperties: false, properties, patternProperties: customFilterParamSchemas }
 }
 
 export const countSchema = {

@@ -27,6 +27,9 @@ import {
 import { rulesFor } from './record-rules.ts'
 import { nextCaseNumberCte } from './cases/case-numbers.ts'
 import { sql } from 'kysely'
+import { customFieldErrors } from './custom-fields/custom-field-values.ts'
+import { selectDefinitions } from './custom-fields/definitions.repository.ts'
+import { resolveCustomFilters } from './custom-fields/custom-filters.ts'
 
 export const MAX_CUSTOM_FIELDS_BYTES = 64 * 1024
 const DECIMAL_RE = /^-?\d{1,16}(\.\d{1,2})?$/
@@ -58,6 +61,13 @@ function normalizeDecimal(f: FieldDef, value: unknown): unknown {
   return text
 }
 
+/** 400 naming each `custom_fields.<name>` that breaks its definition (custom-fields/custom-field-values.ts). */
+async function checkCustomFields(trx: Executor, auth: AuthContext, kind: RecordKind, values: RowValues, mode: 'create' | 'update'): Promise<void> {
+  if (mode === 'update' && values.customFields === undefined) return
+  const errors = customFieldErrors(await selectDefinitions(trx, auth.orgId, kind.name), values.customFields, mode)
+  if (errors.length > 0) throw new ValidationFailed(`Invalid custom fields: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, errors)
+}
+
 /** Splits a validated body into columns, src_id and custom_fields. */
 export function toRowValues(kind: RecordKind, body: Record<string, unknown>): RowValues {
   const fields: Record<string, unknown> = {}
@@ -86,7 +96,7 @@ export function toRowValues(kind: RecordKind, body: Record<string, unknown>): Ro
 export async function listRecords(executor: Executor, auth: AuthContext, kind: RecordKind, opts: ListOptions): Promise<PageText> {
   assertMayRead(kind, auth)
   assertMayUseFields(kind, auth, fieldsUsed(opts))
-  return shownPage(kind, auth, await listRecordsPage(executor, auth.orgId, kind, opts))
+  return shownPage(kind, auth, await listRecordsPage(executor, auth.orgId, kind, await resolveCustomFilters(executor, auth.orgId, kind, opts)))
 }
 
 /** The same answer from the rows of a statement that also checked the caller (list-with-bearer.ts). */
@@ -105,7 +115,7 @@ function shownPage(kind: RecordKind, auth: AuthContext, { cursorKnown, ...page }
 export async function countListed(executor: Executor, auth: AuthContext, kind: RecordKind, opts: Omit<ListOptions, 'limit'>): Promise<number> {
   assertMayRead(kind, auth)
   assertMayUseFields(kind, auth, fieldsUsed(opts))
-  return countRecords(executor, auth.orgId, kind, opts)
+  return countRecords(executor, auth.orgId, kind, await resolveCustomFilters(executor, auth.orgId, kind, opts))
 }
 
 /** Deleted records of a kind (id, deleted_at) for sync clients, with the list's scope rule. */
@@ -128,11 +138,12 @@ export async function createRecord(
   auth: AuthContext,
   kind: RecordKind,
   body: Record<string, unknown>,
-  options: { createdAt?: Date; fixed?: Record<string, unknown> } = {},
+  options: { createdAt?: Date; fixed?: Record<string, unknown>; skipRequiredCustomFields?: boolean } = {},
 ): Promise<RecordChange> {
   const createdAt = options.createdAt ?? new Date()
   const id = uuidv7(createdAt)
   const values = toRowValues(kind, body)
+  await checkCustomFields(trx, auth, kind, values, options.skipRequiredCustomFields ? 'update' : 'create')
   Object.assign(values.fields, options.fixed ?? {})
   const rules = rulesFor(kind)
   rules.beforeCreate?.(values, auth)
@@ -155,6 +166,7 @@ export async function patchRecord(
   body: Record<string, unknown>,
 ): Promise<RecordChange | null> {
   const values = toRowValues(kind, body)
+  await checkCustomFields(trx, auth, kind, values, 'update')
   const rules = rulesFor(kind)
   rules.beforeUpdate?.(values, auth)
   try {

@@ -102,12 +102,15 @@ describe('Migration wizard in the browser', () => {
     await shot(page, 'migration-configure-error')
     await page.getByRole('button', { name: 'Reset Fax' }).click()
     await page.getByRole('radio', { name: 'Skip the record' }).check()
+    await page.getByRole('switch', { name: 'Create custom fields for unmapped source fields' }).check()
     await shot(page, 'migration-configure')
     await page.getByRole('button', { name: 'Save and continue' }).click()
     await page.getByRole('heading', { name: 'Ready to migrate' }).waitFor()
-    const saved = (await (await page.request.get(`${svc.url}/api/v1/migration/${id}`)).json()) as { status: string; config: { relationships: { missing_parent: string } } }
+    const saved = (await (await page.request.get(`${svc.url}/api/v1/migration/${id}`)).json()) as { status: string; config: { relationships: { missing_parent: string }; create_custom_fields?: boolean } }
     expect(saved.status).toBe('configured')
     expect(saved.config.relationships.missing_parent).toBe('skip_record')
+    expect(saved.config.create_custom_fields).toBe(true)
+    await page.getByText('Unmapped source fields become custom fields of their kind.').waitFor()
     await shot(page, 'migration-ready')
 
     // 5. Migrate: live progress through the event stream, to the end. The source answers slowly
@@ -138,6 +141,10 @@ describe('Migration wizard in the browser', () => {
       await page.getByText('Reason code').first().waitFor()
     }
     await shot(page, 'migration-done')
+
+    // Unmapped source fields became custom fields, listed in Settings -> Fields.
+    const defined = (await (await page.request.get(`${svc.url}/api/v1/custom-fields`)).json()) as { data: unknown[] }
+    expect(defined.data.length).toBeGreaterThan(0)
 
     // Earlier steps stay reviewable: the report is one click away.
     await page.getByRole('button', { name: /^Report:/ }).click()

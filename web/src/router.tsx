@@ -6,6 +6,7 @@ import { RecordListPage } from './features/records/RecordListPage.tsx'
 import { RecordPage } from './features/records/RecordPage.tsx'
 import { CreateRecordPage, EditRecordPage } from './features/records/RecordFormPages.tsx'
 import { ApiClientsPage } from './features/settings/ApiClientsPage.tsx'
+import { CustomFieldsPage } from './features/settings/fields/CustomFieldsPage.tsx'
 import { WebhooksPage } from './features/webhooks/WebhooksPage.tsx'
 import { WebhookPage } from './features/webhooks/WebhookPage.tsx'
 import { MembersPage } from './features/members/MembersPage.tsx'
@@ -26,6 +27,7 @@ export const router = createBrowserRouter(
         { path: 'settings/members', element: <MembersPage /> },
         { path: 'settings/api', element: <ApiClientsPage /> },
         { path: 'settings/webhooks', element: <WebhooksPage /> },
+        { path: 'settings/fields', element: <CustomFieldsPage /> },
         { path: 'settings/webhooks/:id', element: <WebhookPage /> },
         { path: 'migration', element: <MigrationsPage /> },
         { path: 'migration/new', element: <NewMigrationPage /> },

@@ -16,6 +16,7 @@ import type { ObjectRow } from '../progress.repository.ts'
 import { readPages } from '../source/record-reader.ts'
 import type { SourceConnection } from '../source/source-connection.ts'
 import { dedupRuleFor } from './dedup.ts'
+import { defineImportedFields } from './custom-field-definitions.ts'
 import { PageInFlight } from './page-in-flight.ts'
 import { importPage, type PageContext, type ReferenceTarget } from './page-import.ts'
 import { summarizeUnimportedLinks } from './unimported-links.ts'
@@ -99,6 +100,7 @@ export function pageContextOf(input: Omit<StepInput, 'row' | 'connection' | 'che
     actor: input.actor,
     lockTimeoutMs: PAGE_LOCK_TIMEOUT_MS,
     single: input.single,
+    customFieldTargets: new Map(),
   }
   const fieldTypes: Record<string, string> = { Id: 'id', CreatedDate: 'datetime' }
   for (const f of analysis.fields) fieldTypes[f.source] = f.source_type
@@ -110,6 +112,7 @@ export async function runObjectStep(input: StepInput): Promise<void> {
   const target = kindsByName[input.analysis.target!]
   const hasLinks = await hasSourceAliases(input.db, input.orgId, target.name)
   const { ctx, fieldTypes, sourceFields, fields } = pageContextOf(input, input.config.emit_webhooks, hasLinks)
+  if (input.config.create_custom_fields) ctx.customFieldTargets = await defineImportedFields(input.db, input.orgId, target, fields)
   let checkpoint: ReadCheckpoint = input.row.checkpoint ?? { after_id: null }
   const rate = new RateMeter()
   const pages = readPages(input.connection, {

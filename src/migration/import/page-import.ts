@@ -14,6 +14,7 @@ import {
   updateMatched,
   upsertImported,
   type BulkColumn,
+  type CustomFieldDefinition,
   type ImportedRow,
   type KnownSourceId,
   type RecordKind,
@@ -21,6 +22,7 @@ import {
 import type { AuthContext } from '../../shared/auth-context.ts'
 import { uuidv7 } from '../../shared/ids.ts'
 import { transformRecord, type CompiledMapping } from '../mapping/transform-record.ts'
+import { applyImportedFields } from './custom-field-definitions.ts'
 import type { MissingParentPolicy, ReadCheckpoint, TransformedRecord } from '../migration.types.ts'
 import { addProgress, insertIssues, type NewIssue, type ProgressDelta } from '../progress.repository.ts'
 import { findDuplicates, type DedupRule } from './dedup.ts'
@@ -70,6 +72,8 @@ export interface PageContext {
   lockTimeoutMs: number
   /** One database connection (the embedded database): case numbers are given inside the page's transaction. */
   single: boolean
+  /** Configure's create_custom_fields: source field -> the custom field its values go to (custom-field-definitions.ts). */
+  customFieldTargets: ReadonlyMap<string, CustomFieldDefinition>
 }
 
 /** A page waited longer than its lock timeout for rows another transaction held (PostgreSQL 55P03). */
@@ -146,6 +150,7 @@ async function writePage(
       continue
     }
     const r = out.record
+    if (ctx.customFieldTargets.size > 0) r.warnings.push(...applyImportedFields(r.custom_fields, ctx.customFieldTargets))
     for (const w of r.warnings) issues.push(issue(ctx, 'warning', w.code, r.src_id, w.reason, null, w.field ?? null))
     kept.push({ raw, record: r, row: { id: importedRecordId(r.created_at, r.src_id), src_id: r.src_id, created_at: r.created_at, fields: r.fields, custom_fields: r.custom_fields }, deferred: [] })
   }

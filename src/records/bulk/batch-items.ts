@@ -1,7 +1,7 @@
 /**
  * A batch's items checked on their own, before the database is asked anything: each against its
  * operation's JSON schema (the single write's body schema, plus `id` or `src_id`), then the rules
- * of a single write (decimals, custom_fields size, the kind's own rules), then for ids or src_ids
+ * of a single write (decimals, custom_fields size and definitions, the kind's own rules), then for ids or src_ids
  * named twice. Every problem is collected, each naming its item's index and field.
  */
 import type { ValidateFunction } from 'ajv'
@@ -14,6 +14,8 @@ import { rulesFor } from '../record-rules.ts'
 import { uuidSchema } from '../../http/schemas.ts'
 import { createBodySchema, patchBodySchema, schemaName } from '../record.schemas.ts'
 import { toRowValues } from '../record.service.ts'
+import { customFieldErrors } from '../custom-fields/custom-field-values.ts'
+import type { CustomFieldDefinition } from '../custom-fields/definition.ts'
 
 export const BATCH_OPERATIONS = ['create', 'update', 'upsert', 'delete'] as const
 export type BatchOperation = (typeof BATCH_OPERATIONS)[number]
@@ -64,7 +66,8 @@ export function batchInvalid(errors: FieldError[]): ValidationFailed {
   return new ValidationFailed(`${items} of the batch's records cannot be written, so none was: ${shown}${errors.length > 5 ? '; ...' : ''}.`, errors)
 }
 
-export function checkItems(kind: RecordKind, operation: BatchOperation, items: readonly unknown[], auth: AuthContext, caseId?: string): CheckedItem[] {
+/** `defs`: the organization's custom field definitions of the kind (an upsert item is a create body, so it names the required ones). */
+export function checkItems(kind: RecordKind, operation: BatchOperation, items: readonly unknown[], auth: AuthContext, defs: readonly CustomFieldDefinition[], caseId?: string): CheckedItem[] {
   const validate = validatorFor(kind, operation)
   const rules = rulesFor(kind)
   const errors: FieldError[] = []
@@ -78,6 +81,13 @@ export function checkItems(kind: RecordKind, operation: BatchOperation, items: r
     const { id, ...body } = raw as Record<string, unknown>
     try {
       const values = toRowValues(kind, body)
+      if (operation !== 'delete') {
+        const custom = customFieldErrors(defs, values.customFields, operation === 'update' ? 'update' : 'create')
+        if (custom.length > 0) {
+          errors.push(...atIndex(index, custom))
+          return
+        }
+      }
       if (operation === 'create' || operation === 'upsert') {
         // A comment written under a case belongs to that case, whatever else the item says.
         if (caseId) values.fields.case_id = caseId

@@ -18,6 +18,8 @@ import { changesCommitted, emitChanges, type RecordAction, type WriteOptions } f
 import type { RecordKind } from '../record-kind.ts'
 import { findRecordJson, type RowValues } from '../record.repository.ts'
 import { rulesFor } from '../record-rules.ts'
+import { withoutNulls } from '../record-sql.ts'
+import { selectDefinitions } from '../custom-fields/definitions.repository.ts'
 import type { RecordChange } from '../record.service.ts'
 import { batchInvalid, checkItems, type BatchOperation, type CheckedItem } from './batch-items.ts'
 import { findExisting, missingReferences, takenSrcIds } from './batch-lookups.ts'
@@ -46,7 +48,8 @@ export interface BatchOptions extends WriteOptions {
 const UPSERT_ATTEMPTS = 3
 
 export async function writeBatch(db: Db, auth: AuthContext, kind: RecordKind, operation: BatchOperation, items: readonly unknown[], options: BatchOptions = {}): Promise<BatchResult> {
-  const checked = checkItems(kind, operation, items, auth, options.caseId)
+  const defs = operation === 'delete' ? [] : await selectDefinitions(db, auth.orgId, kind.name)
+  const checked = checkItems(kind, operation, items, auth, defs, options.caseId)
   for (let attempt = 1; ; attempt++) {
     let queued = false
     try {
@@ -149,8 +152,8 @@ async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, plan: Pla
     const extra = new Map(plan.creates.map((item, i) => [item, { ...rules.insertedValues?.(item.values.fields, now), ...(rules.numbered ? { case_number: numbers[i] } : {}) }]))
     for (const group of groupBySignature(plan.creates, (item) => extra.get(item)!).values()) {
       const ids = group.map(() => uuidv7(now))
-      const rows: BulkRow[] = group.map(({ item, fields }, i) => ({ id: ids[i], src_id: item.values.srcId ?? null, created_at: now, fields, custom_fields: item.values.customFields }))
-      const res = await insertRows(trx, auth.orgId, kind, columnsOf(kind, Object.keys(group[0].fields)), rows, now, { onSrcId: 'fail', customFields: 'replace', returning: 'json' })
+      const rows: BulkRow[] = group.map(({ item, fields }, i) => ({ id: ids[i], src_id: item.values.srcId ?? null, created_at: now, fields, custom_fields: item.values.customFields && withoutNulls(item.values.customFields) }))
+      const res = await insertRows(trx, auth.orgId, kind, columnsOf(kind, Object.keys(group[0].fields)), rows, now, { onSrcId: 'fail', returning: 'json' })
       const byId = new Map(res.rows.map((r) => [r.id, r.json!]))
       group.forEach(({ item }, i) => {
         const after = JSON.parse(byId.get(ids[i])!) as Shown
@@ -166,7 +169,7 @@ async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, plan: Pla
       const names = Object.keys(group[0].fields)
       const rows: UpdateRow[] = group.map(({ item, fields }) => ({ id: item.id, src_id: item.values.srcId, fields, custom_fields: item.values.customFields }))
       const extraSets = names.includes('status') && rules.statusSets ? rules.statusSets(sql`CAST(x.status AS text)`, now) : []
-      const res = await updateRows(trx, auth.orgId, kind, columnsOf(kind, names), rows, now, { customFields: 'replace', srcId: 'set', extraSets, returnJson: true })
+      const res = await updateRows(trx, auth.orgId, kind, columnsOf(kind, names), rows, now, { customFields: 'patch', srcId: 'set', extraSets, returnJson: true })
       const byId = new Map(res.map((r) => [r.id, r]))
       for (const { item } of group) {
         const row = byId.get(item.id)!

@@ -13,7 +13,7 @@ import { eachKey } from '../../db/each-key.ts'
 import { jsonArray } from '../../db/json-array.ts'
 import type { FieldDef, RecordKind } from '../record-kind.ts'
 import type { Executor } from '../record.repository.ts'
-import { recordJsonText, SQL_TYPES } from '../record-sql.ts'
+import { mergedCustomFields, recordJsonText, SQL_TYPES } from '../record-sql.ts'
 
 export interface BulkColumn {
   name: string
@@ -63,8 +63,11 @@ const jsonb = (values: unknown[]) => sql`jsonb_array_elements(CAST(${jsonArray(v
 export interface InsertOptions {
   /** A src_id already used in the organization: update that record (upsert), or fail (409). */
   onSrcId: 'update' | 'fail'
-  /** How given custom_fields meet stored ones on update: merged (given keys win) or replaced. */
-  customFields?: 'merge' | 'replace'
+  /**
+   * How given custom_fields meet stored ones on update: merged (given keys win), patched (merged,
+   * and a key given as null removed: what API writes do) or replaced.
+   */
+  customFields?: 'merge' | 'patch' | 'replace'
   /** What comes back: counts only (one row), each row's id, or each row's JSON too. */
   returning: 'counts' | 'ids' | 'json'
 }
@@ -95,7 +98,12 @@ export async function insertRows(
   let conflict = sql``
   if (options.onSrcId === 'update') {
     const updates: RawBuilder<unknown>[] = [sql`updated_at = EXCLUDED.updated_at`]
-    if (withCustom) updates.push(options.customFields === 'replace' ? sql`custom_fields = EXCLUDED.custom_fields` : sql`custom_fields = r.custom_fields || EXCLUDED.custom_fields`)
+    if (withCustom) {
+      const given = sql`EXCLUDED.custom_fields`
+      updates.push(
+        options.customFields === 'replace' ? sql`custom_fields = ${given}` : options.customFields === 'patch' ? sql`custom_fields = ${mergedCustomFields(sql`r.custom_fields`, given)}` : sql`custom_fields = r.custom_fields || ${given}`,
+      )
+    }
     for (const c of columns) if (!c.insertOnly) updates.push(sql`${ident(c.name)} = EXCLUDED.${ident(c.name)}`)
     conflict = sql`ON CONFLICT (org_id, src_id) WHERE src_id IS NOT NULL DO UPDATE SET ${sql.join(updates)}`
   }
@@ -135,8 +143,8 @@ export interface UpdateRow {
 }
 
 export interface UpdateOptions {
-  /** Given custom_fields merged into the stored ones (given keys win), or replacing them. */
-  customFields: 'merge' | 'replace'
+  /** Given custom_fields merged into the stored ones (given keys win), patched (merged, null removes a key), or replacing them. */
+  customFields: 'merge' | 'patch' | 'replace'
   /** src_id written as given, or only where the record has none yet (a deduplication match). */
   srcId: 'set' | 'fill'
   /** Extra assignments with `old` (the row before) and `x` (the row written) in scope. */
@@ -165,7 +173,12 @@ export async function updateRows(
   ]
   const aliases = [sql`id`, ...(withSrcId ? [sql`src_id`] : []), ...(withCustom ? [sql`custom_fields`] : []), ...columns.map((c) => ident(c.name))]
   const sets: RawBuilder<unknown>[] = [sql`updated_at = ${now}`]
-  if (withCustom) sets.push(options.customFields === 'replace' ? sql`custom_fields = x.custom_fields` : sql`custom_fields = old.custom_fields || COALESCE(x.custom_fields, '{}'::jsonb)`)
+  if (withCustom) {
+    const given = sql`COALESCE(x.custom_fields, '{}'::jsonb)`
+    sets.push(
+      options.customFields === 'replace' ? sql`custom_fields = x.custom_fields` : options.customFields === 'patch' ? sql`custom_fields = ${mergedCustomFields(sql`old.custom_fields`, given)}` : sql`custom_fields = old.custom_fields || ${given}`,
+    )
+  }
   if (withSrcId) sets.push(options.srcId === 'set' ? sql`src_id = x.src_id` : sql`src_id = COALESCE(old.src_id, x.src_id)`)
   for (const c of columns) if (!c.insertOnly) sets.push(sql`${ident(c.name)} = CAST(x.${ident(c.name)} AS ${sql.raw(c.sqlType)})`)
   sets.push(...(options.extraSets ?? []))

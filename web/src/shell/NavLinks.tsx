@@ -1,7 +1,7 @@
 // The navbar: the overview, one link per record kind, and (administrators only) Migration and
 // Settings, highlighting the current one.
 import { NavLink, Stack, Text } from '@mantine/core'
-import { IconApi, IconHistory, IconLayoutDashboard, IconTransfer, IconUsers, IconWebhook } from '@tabler/icons-react'
+import { IconApi, IconForms, IconHistory, IconLayoutDashboard, IconTransfer, IconUsers, IconWebhook } from '@tabler/icons-react'
 import { Link, useLocation } from 'react-router'
 import { useMe } from '../api/queries.ts'
 import { appKinds } from '../kinds.ts'
@@ -44,6 +44,7 @@ export function NavLinks() {
           <SectionLabel>Settings</SectionLabel>
           <NavLink component={Link} to="/settings/members" label="Members" leftSection={<IconUsers size={18} stroke={1.6} />} active={section === 'settings' && sub === 'members'} />
           <NavLink component={Link} to="/settings/api" label="API" leftSection={<IconApi size={18} stroke={1.6} />} active={section === 'settings' && sub === 'api'} />
+          <NavLink component={Link} to="/settings/fields" label="Fields" leftSection={<IconForms size={18} stroke={1.6} />} active={section === 'settings' && sub === 'fields'} />
           <NavLink component={Link} to="/settings/webhooks" label="Webhooks" leftSection={<IconWebhook size={18} stroke={1.6} />} active={section === 'settings' && sub === 'webhooks'} />
         </div>
       )}

@@ -1,5 +1,5 @@
 // One form input for one field, chosen by the field's type; labels are the kind's field labels.
-import { Checkbox, NumberInput, Select, Textarea, TextInput } from '@mantine/core'
+import { Checkbox, Select, Textarea, TextInput } from '@mantine/core'
 import { humanize, type FieldDef } from '../../kinds.ts'
 import { ReferenceSelect } from './ReferenceSelect.tsx'
 
@@ -32,17 +32,9 @@ export function FormField({ field, value, onChange, error }: Props) {
         />
       )
     case 'integer':
-      return (
-        <NumberInput
-          {...common}
-          value={typeof value === 'number' ? value : text}
-          onChange={(v) => onChange(v)}
-          allowDecimal={false}
-          min={field.min}
-          max={field.max}
-          thousandSeparator=","
-        />
-      )
+      // Plain text, kept as typed: a number input would drop a lone "-" or clamp -5 to 0 without a
+      // word. The form's check flags what is not a whole number in range.
+      return <TextInput {...common} inputMode="numeric" value={text} onChange={(e) => onChange(e.currentTarget.value)} />
     case 'decimal':
       return <TextInput {...common} inputMode="decimal" placeholder="0.00" value={text} onChange={(e) => onChange(e.currentTarget.value)} />
     case 'boolean':

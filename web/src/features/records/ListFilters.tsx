@@ -2,7 +2,7 @@
 import { CloseButton, Group, Select, TextInput } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconSearch } from '@tabler/icons-react'
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { humanize, listFilterFields, type RecordKind } from '../../kinds.ts'
 
 interface Props {
@@ -11,9 +11,11 @@ interface Props {
   filters: Record<string, string | undefined>
   onSearch: (q: string) => void
   onFilter: (field: string, value: string | null) => void
+  /** More controls at the end of the toolbar (custom field filters, columns). */
+  children?: ReactNode
 }
 
-export function ListFilters({ kind, q, filters, onSearch, onFilter }: Props) {
+export function ListFilters({ kind, q, filters, onSearch, onFilter, children }: Props) {
   const [text, setText] = useState(q)
   const [debounced] = useDebouncedValue(text, 300)
   useEffect(() => {
@@ -54,6 +56,7 @@ export function ListFilters({ kind, q, filters, onSearch, onFilter }: Props) {
           w={170}
         />
       ))}
+      {children}
     </Group>
   )
 }

@@ -1,10 +1,11 @@
-// A record's fields as a two-column description grid per section, plus custom fields and the
-// import note. Empty sections are left out.
+// A record's fields as a two-column description grid per section, plus custom fields
+// (CustomFieldDetails) and the import note. Empty sections are left out.
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import type { ReactNode } from 'react'
 import { formatDateTime, type CrmRecord, type RecordKind } from '../../kinds.ts'
 import { fieldGroups } from './fieldGroups.ts'
 import { FieldValue } from './FieldValue.tsx'
+import { CustomFieldDetails } from './CustomFieldDetails.tsx'
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -30,14 +31,7 @@ function Section({ title, children, wide }: { title: string; children: ReactNode
   )
 }
 
-function display(value: unknown): string {
-  if (value === null || value === undefined) return '—'
-  if (typeof value === 'object') return JSON.stringify(value)
-  return String(value)
-}
-
 export function RecordDetails({ kind, record, hide = [] }: { kind: RecordKind; record: CrmRecord; hide?: string[] }) {
-  const custom = Object.entries(record.custom_fields ?? {})
   const groups = fieldGroups(kind)
     .map((g) => ({
       ...g,
@@ -57,17 +51,7 @@ export function RecordDetails({ kind, record, hide = [] }: { kind: RecordKind; r
           ))}
         </Section>
       ))}
-      {custom.length > 0 && (
-        <Section title="Custom fields">
-          {custom.map(([key, value]) => (
-            <Item key={key} label={key}>
-              <Text size="sm" style={{ wordBreak: 'break-word' }}>
-                {display(value)}
-              </Text>
-            </Item>
-          ))}
-        </Section>
-      )}
+      <CustomFieldDetails kind={kind.name} values={record.custom_fields} />
       <Text size="xs" c="dimmed">
         Created {formatDateTime(record.created_at)} · Updated {formatDateTime(record.updated_at)}
         {record.src_id ? ` · Imported, source id ${record.src_id}` : ''}

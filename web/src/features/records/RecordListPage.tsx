@@ -12,6 +12,9 @@ import { ActiveFilterChips } from './ActiveFilterChips.tsx'
 import { ListFilters } from './ListFilters.tsx'
 import { RecordTable, RecordTableSkeleton } from './RecordTable.tsx'
 import { formatCount, useRecordCount } from './useRecordCount.ts'
+import { useCustomFields } from '../../api/customFields.ts'
+import { CustomColumnsMenu, useCustomColumns } from './CustomColumnsMenu.tsx'
+import { CustomFieldFilterButton, CustomFilterChips, customFilterParams } from './CustomFieldFilters.tsx'
 
 export function RecordListPage() {
   const { kindPath } = useParams()
@@ -30,10 +33,14 @@ function RecordList({ kindPath }: { kindPath: string }) {
     const v = searchParams.get(f.name)
     if (v) filters[f.name] = v
   }
-  const list = useRecordList(kind, { q: q || undefined, ...filters })
-  const total = useRecordCount(kind, { q: q || undefined, ...filters })
+  const custom = useCustomFields(kind.name)
+  const customFilters = customFilterParams(searchParams)
+  const [customColumnNames, setCustomColumnNames] = useCustomColumns(kind.name)
+  const customColumns = custom.fields.filter((d) => customColumnNames.includes(d.name))
+  const list = useRecordList(kind, { q: q || undefined, ...filters, ...customFilters })
+  const total = useRecordCount(kind, { q: q || undefined, ...filters, ...customFilters })
   const records = list.data?.pages.flatMap((p) => p.data) ?? []
-  const narrowed = Boolean(q) || Object.keys(filters).length > 0
+  const narrowed = Boolean(q) || Object.keys(filters).length > 0 || Object.keys(customFilters).length > 0
 
   const setParam = (name: string, value: string | null) => {
     setSearchParams(
@@ -41,6 +48,21 @@ function RecordList({ kindPath }: { kindPath: string }) {
         const next = new URLSearchParams(prev)
         if (value) next.set(name, value)
         else next.delete(name)
+        return next
+      },
+      { replace: true },
+    )
+  }
+
+  /** Several parameters in one navigation (a range's from and to); empty values remove theirs. */
+  const setParams = (values: Record<string, string>) => {
+    setSearchParams(
+      (prev) => {
+        const next = new URLSearchParams(prev)
+        for (const [name, value] of Object.entries(values)) {
+          if (value) next.set(name, value)
+          else next.delete(name)
+        }
         return next
       },
       { replace: true },
@@ -66,8 +88,12 @@ function RecordList({ kindPath }: { kindPath: string }) {
         }
         actions={newButton}
       />
-      <ListFilters kind={kind} q={q} filters={filters} onSearch={(v) => setParam('q', v)} onFilter={setParam} />
+      <ListFilters kind={kind} q={q} filters={filters} onSearch={(v) => setParam('q', v)} onFilter={setParam}>
+        <CustomFieldFilterButton defs={custom.fields} onApply={setParams} />
+        <CustomColumnsMenu defs={custom.fields} shown={customColumnNames} onChange={setCustomColumnNames} />
+      </ListFilters>
       <ActiveFilterChips fields={chipFields} values={filters} onRemove={(name) => setParam(name, null)} />
+      <CustomFilterChips defs={custom.fields} params={customFilters} onRemove={(name) => setParam(name, null)} />
       <Paper withBorder radius="md" shadow="xs">
         {list.isPending ? (
           <RecordTableSkeleton columns={columns.length} />
@@ -102,7 +128,7 @@ function RecordList({ kindPath }: { kindPath: string }) {
             </EmptyState>
           )
         ) : (
-          <RecordTable kind={kind} columns={columns} records={records} />
+          <RecordTable kind={kind} columns={columns} records={records} customColumns={customColumns} />
         )}
       </Paper>
       {list.isSuccess && records.length > 0 && (

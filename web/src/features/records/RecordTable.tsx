@@ -3,12 +3,14 @@ import { Anchor, Skeleton, Table, Text } from '@mantine/core'
 import { Link } from 'react-router'
 import { fieldOf, formatDateTime, recordTitle, type CrmRecord, type FieldDef, type RecordKind } from '../../kinds.ts'
 import { FieldValue } from './FieldValue.tsx'
+import type { CustomField } from '../../api/customFields.ts'
+import { CustomFieldValue } from './CustomFieldDetails.tsx'
 
 function columnsOf(kind: RecordKind, names: string[]): FieldDef[] {
   return names.map((n) => fieldOf(kind, n)).filter((f): f is FieldDef => Boolean(f))
 }
 
-export function RecordTable({ kind, columns, records }: { kind: RecordKind; columns: string[]; records: CrmRecord[] }) {
+export function RecordTable({ kind, columns, records, customColumns = [] }: { kind: RecordKind; columns: string[]; records: CrmRecord[]; customColumns?: CustomField[] }) {
   const fields = columnsOf(kind, columns)
   return (
     <Table.ScrollContainer minWidth={720}>
@@ -18,6 +20,9 @@ export function RecordTable({ kind, columns, records }: { kind: RecordKind; colu
             <Table.Th>{kind.name === 'contact' || kind.name === 'lead' ? 'Name' : fieldOf(kind, kind.titleFields[0]!)?.label}</Table.Th>
             {fields.map((f) => (
               <Table.Th key={f.name}>{f.label}</Table.Th>
+            ))}
+            {customColumns.map((d) => (
+              <Table.Th key={`custom.${d.name}`}>{d.label}</Table.Th>
             ))}
             <Table.Th>Created</Table.Th>
           </Table.Tr>
@@ -33,6 +38,11 @@ export function RecordTable({ kind, columns, records }: { kind: RecordKind; colu
               {fields.map((f) => (
                 <Table.Td key={f.name}>
                   <FieldValue field={f} record={record} />
+                </Table.Td>
+              ))}
+              {customColumns.map((d) => (
+                <Table.Td key={`custom.${d.name}`}>
+                  <CustomFieldValue def={d} value={record.custom_fields?.[d.name]} />
                 </Table.Td>
               ))}
               <Table.Td>

@@ -24,8 +24,10 @@ export function fromFormValue(field: FieldDef, value: FormValue): unknown {
   if (field.type === 'boolean') return Boolean(value)
   if (value === '' || value === undefined || value === null) return null
   if (field.type === 'integer') {
-    const n = typeof value === 'number' ? value : Number(String(value).replace(/,/g, ''))
-    return Number.isFinite(n) ? n : String(value)
+    if (typeof value === 'number') return value
+    // Only whole-number text becomes a number ("1,200" too); anything else goes to the check as typed.
+    const text = String(value).trim()
+    return /^-?\d{1,3}(,\d{3})*$|^-?\d+$/.test(text) ? Number(text.replace(/,/g, '')) : String(value)
   }
   if (field.type === 'datetime') {
     const d = new Date(String(value))

@@ -1,5 +1,5 @@
 // How the run goes: all at once or accounts and contacts first (a second run imports the rest), and
-// whether imported records send webhook events.
+// whether imported records send webhook events, and whether unmapped source fields become custom fields.
 import { Radio, SimpleGrid, Stack, Switch } from '@mantine/core'
 import type { MigrationConfig } from '../../../api/migration.ts'
 import { ConfigSection } from './ConfigSection.tsx'
@@ -31,6 +31,13 @@ export function RunOptions(props: { config: MigrationConfig; errors: ConfigError
           checked={config.emit_webhooks}
           onChange={(e) => onChange({ ...config, emit_webhooks: e.currentTarget.checked })}
           error={errors?.setting.emit_webhooks}
+        />
+        <Switch
+          label="Create custom fields for unmapped source fields"
+          description="Source fields with no matching field here become custom fields of their kind (typed from the source: text, number, date, yes/no, picklist), shown in forms and lists. Off: their values are kept as extra data under the source names."
+          checked={config.create_custom_fields ?? false}
+          onChange={(e) => onChange({ ...config, create_custom_fields: e.currentTarget.checked })}
+          error={errors?.setting.create_custom_fields}
         />
       </SimpleGrid>
     </ConfigSection>

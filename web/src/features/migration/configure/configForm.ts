@@ -133,6 +133,7 @@ const SETTING_NAMES: Record<string, string> = {
   'dedup.leads': 'Lead duplicates',
   phasing: 'Phasing',
   emit_webhooks: 'Webhooks',
+  create_custom_fields: 'Custom fields',
 }
 
 /** `objects.2` (schema) and `objects[2]` (analysis check) name the same thing. */

@@ -74,6 +74,7 @@ function SettingsSummary({ config }: { config: MigrationConfig }) {
         {overrides ? `${overrides} field mapping${overrides > 1 ? 's' : ''} changed from the report.` : 'Field mapping as in the report.'}{' '}
         {config.emit_webhooks ? 'Webhook events are sent for imported records.' : 'No webhook events for imported records.'}
       </List.Item>
+      {config.create_custom_fields && <List.Item>Unmapped source fields become custom fields of their kind.</List.Item>}
     </List>
   )
 }
