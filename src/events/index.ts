@@ -13,7 +13,7 @@ import { feedRoutes } from './feed.routes.ts'
 import { recordEventRoutes } from './record-events.routes.ts'
 import { startSequencer, type Sequencer } from './sequencer.ts'
 
-export { pruneEvents } from './journal.repository.ts'
+export { feedPage, firstSeqSince, pruneEvents, type FeedRead } from './journal.repository.ts'
 export { sequencePending } from './sequencer.ts'
 
 /** How often a process looks for events other processes wrote and nobody numbered yet. */
