@@ -183,13 +183,3 @@ function fitsType(value: unknown, d: FieldDef): boolean {
       return typeof value === 'string'
   }
 }
-
-/** Whether a filter names a field (the check when an endpoint stops receiving amounts). */
-export function filterFields(filter: WebhookFilter | null): string[] {
-  if (!filter) return []
-  if ('all' in filter) return filter.all.flatMap(filterFields)
-  if ('any' in filter) return filter.any.flatMap(filterFields)
-  if ('not' in filter) return filterFields(filter.not)
-  if ('changed' in filter) return [filter.changed]
-  return [filter.field]
-}
