@@ -62,7 +62,11 @@ describe('Webhook replay, order and filter in the browser', () => {
     await dialog.getByRole('button', { name: 'Add webhook' }).click()
     await page.getByRole('button', { name: 'I have copied the secret' }).click()
 
-    await page.locator('tr[data-webhook-id]').getByRole('link', { name: receiver.url }).click()
+    const row = page.locator('tr[data-webhook-id]')
+    await row.getByText('In order per record').waitFor()
+    await row.getByText('Filtered').waitFor()
+    await shot(page, 'webhooks-list-rules')
+    await row.getByRole('link', { name: receiver.url }).click()
     await page.getByText('In order per record: one event of a record at a time, oldest first').waitFor()
     await page.getByText('Only events where stage is one of closed_won, closed_lost').waitFor()
     await page.getByText('No replay yet.').waitFor()
