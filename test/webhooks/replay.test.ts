@@ -153,6 +153,9 @@ describe.each(await targets())('webhook replay on %s', (target) => {
       expect(json(res).detail + JSON.stringify(json(res).errors)).toMatch(message)
     }
     expect((await admin.request({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/replay`, payload: {} })).statusCode).toBe(400)
+    // Another organization's webhook does not exist for this one.
+    const stranger = await createOrgWithAdmin(app, 'Other')
+    expect((await stranger.request({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/replay`, payload: { since: 1 } })).statusCode).toBe(404)
 
     await admin.request({ method: 'PATCH', url: `/api/v1/webhooks/${hook.id}`, payload: { status: 'disabled' } })
     const disabled = await replay(hook.id, 1)
@@ -222,7 +225,7 @@ describe.runIf(reachable)('webhook replay steps shared by several processes on P
     })
     await app.db.transaction().execute((trx) => enqueueEvents(trx, admin.orgId, events, new Date()))
     await sequencePending(app.db)
-    const hook = json(await admin.request({ method: 'POST', url: '/api/v1/webhooks', payload: { url: 'http://127.0.0.1:9/never', events: ['account.created'] } }))
+    const hook = json(await admin.request({ method: 'POST', url: '/api/v1/webhooks', payload: { url: 'http://127.0.0.1:9/never', events: ['account.created'], ordering: 'per_record' } }))
     const started = await admin.request({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/replay`, payload: { since: 1 } })
     expect(started.statusCode, started.body).toBe(202)
 
@@ -254,5 +257,8 @@ describe.runIf(reachable)('webhook replay steps shared by several processes on P
     expect(await counted()).toEqual({ n: EVENTS, distinct: EVENTS })
     const done = json(await admin.request({ method: 'GET', url: `/api/v1/webhooks/${hook.id}` })).replay
     expect(done).toMatchObject({ status: 'completed', position: EVENTS, queued: EVENTS, examined: EVENTS, total: EVENTS })
+    // The endpoint is ordered: each replayed delivery carries its record, so order per record holds for replays too.
+    const unordered = await sql<{ n: number }>`SELECT count(*)::int AS n FROM webhook_deliveries d WHERE replay_id IS NOT NULL AND record_id IS DISTINCT FROM CAST(CAST(body AS json) -> 'data' -> 'object' ->> 'id' AS uuid)`.execute(app.db)
+    expect(unordered.rows[0].n).toBe(0)
   })
 })
