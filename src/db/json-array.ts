@@ -8,6 +8,8 @@
  * parses it no slower (measured on 2,000-value columns of names, codes, numbers and uuids).
  */
 
+import { sql, type RawBuilder } from 'kysely'
+
 // JSON.stringify escapes as \uXXXX only control characters and lone surrogates. PostgreSQL refuses
 // two of them as text or jsonb: \u0000 and lone surrogates, which would fail the whole page.
 const REFUSED_ESCAPE = /\\u(?:0000|d[89a-f])/i
@@ -25,4 +27,9 @@ export function jsonArray(values: readonly unknown[]): string {
 
 function storable(s: string): string {
   return s.toWellFormed().replaceAll('\u0000', '\uFFFD')
+}
+
+/** `values` as a set-returning column of text, for `ROWS FROM (...)` beside other such columns. */
+export function jsonTextColumn(values: readonly unknown[]): RawBuilder<unknown> {
+  return sql`json_array_elements_text(CAST(${jsonArray(values)} AS json))`
 }

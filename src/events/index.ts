@@ -14,7 +14,7 @@ import { recordEventRoutes } from './record-events.routes.ts'
 import { eventTypeRoutes } from './event-types.routes.ts'
 import { startSequencer, type Sequencer } from './sequencer.ts'
 
-export { pruneEvents } from './journal.repository.ts'
+export { feedPage, firstSeqSince, pruneEvents, type FeedRead } from './journal.repository.ts'
 export { sequencePending } from './sequencer.ts'
 
 /** How often a process looks for events other processes wrote and nobody numbered yet. */

@@ -89,3 +89,15 @@ export async function pruneEvents(executor: Executor, now: Date, retentionDays: 
     ),
   )
 }
+
+/**
+ * The lowest seq among the organization's numbered events that occurred at or after `at` (null:
+ * none): every such event is at or above it. Events above it may have occurred earlier (numbering
+ * follows commits), so a reader from a time (webhook replays) still checks each event's time.
+ */
+export async function firstSeqSince(executor: Executor, orgId: string, at: Date): Promise<number | null> {
+  const r = await executor.executeQuery<{ seq: string | null }>(
+    CompiledQuery.raw(`SELECT min(seq) AS seq FROM events WHERE org_id = $1 AND occurred_at >= CAST($2 AS timestamptz) AND seq IS NOT NULL`, [orgId, at.toISOString()]),
+  )
+  return r.rows[0]?.seq == null ? null : Number(r.rows[0].seq)
+}

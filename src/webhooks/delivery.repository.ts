@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
+import type { WebhookFilter } from './filter/filter-grammar.ts'
 
 type Executor = Kysely<DB>
 
@@ -13,12 +14,17 @@ export interface ClaimedDelivery {
   id: string
   webhook_id: string
   event_id: string
+  event_type: string
   body: string
   attempt_count: number
   url: string
   secret_sealed: string | null
   webhook_status: 'active' | 'disabled'
   failing_since: Date | null
+  /** The endpoint's filter, judged when the delivery is about to be sent (null: none). */
+  filter: WebhookFilter | null
+  /** Set for deliveries of an ordered endpoint (`ordering: per_record`). */
+  record_id: string | null
 }
 
 /**
@@ -47,9 +53,13 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Da
 // a condition on the candidate delivery `d`.
 const claimCtes = (now: Date, leaseUntil: Date, limit: number, exclude: ReturnType<typeof sql>) => sql`
   due AS (
-    SELECT d.ctid, d.org_id, d.id, w.url, w.secret_sealed, w.status AS webhook_status, w.failing_since
+    SELECT d.ctid, d.org_id, d.id, w.url, w.secret_sealed, w.status AS webhook_status, w.failing_since, w.filter
     FROM webhooks w JOIN webhook_deliveries d ON d.org_id = w.org_id AND d.webhook_id = w.id
     WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} ${exclude}
+      AND (d.record_id IS NULL OR NOT EXISTS (
+        SELECT 1 FROM webhook_deliveries e
+        WHERE e.org_id = d.org_id AND e.webhook_id = d.webhook_id AND e.record_id = d.record_id AND e.status = 'pending'
+          AND (e.event_id, e.id) < (d.event_id, d.id)))
     ORDER BY d.next_attempt_at
     LIMIT ${limit}
     FOR UPDATE OF d SKIP LOCKED
@@ -57,11 +67,11 @@ const claimCtes = (now: Date, leaseUntil: Date, limit: number, exclude: ReturnTy
     UPDATE webhook_deliveries d
     SET next_attempt_at = ${leaseUntil}, attempt_count = d.attempt_count + 1, updated_at = ${now}
     WHERE d.ctid = ANY (ARRAY(SELECT ctid FROM due))
-    RETURNING d.org_id, d.id, d.webhook_id, d.event_id, d.body, d.attempt_count
+    RETURNING d.org_id, d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.attempt_count, d.record_id
   )`
 
 const CLAIMED = sql`
-  SELECT c.*, due.url, due.secret_sealed, due.webhook_status, due.failing_since
+  SELECT c.*, due.url, due.secret_sealed, due.webhook_status, due.failing_since, due.filter
   FROM claimed c JOIN due ON due.org_id = c.org_id AND due.id = c.id`
 
 export interface AttemptResult {
@@ -90,8 +100,19 @@ export async function recordAttempt(db: Executor, d: Pick<ClaimedDelivery, 'org_
   `.execute(db)
 }
 
+/**
+ * The endpoint's filter refused the event when it was about to be sent: no request, no attempt row;
+ * the claim's count is taken back so the log shows 0 attempts.
+ */
+export async function recordFiltered(db: Executor, d: Pick<ClaimedDelivery, 'org_id' | 'id'>, now: Date): Promise<void> {
+  await sql`
+    UPDATE webhook_deliveries SET status = 'filtered', attempt_count = attempt_count - 1, next_attempt_at = ${now}, updated_at = ${now}
+    WHERE org_id = ${d.org_id} AND id = ${d.id} AND status = 'pending'
+  `.execute(db)
+}
+
 export interface Success {
-  delivery: Pick<ClaimedDelivery, 'org_id' | 'id' | 'attempt_count'>
+  delivery: Pick<ClaimedDelivery, 'org_id' | 'id' | 'attempt_count' | 'record_id'>
   startedAt: Date
   statusCode: number
   latencyMs: number
@@ -183,7 +204,8 @@ export interface DeliveryView {
   id: string
   event_id: string
   event_type: string
-  status: 'pending' | 'succeeded' | 'failed'
+  status: 'pending' | 'succeeded' | 'failed' | 'filtered'
+  replay_id: string | null
   attempt_count: number
   next_attempt_at: string | null
   last_status_code: number | null
@@ -208,7 +230,7 @@ export async function listDeliveries(
   if (opts.status) conditions.push(sql`d.status = ${opts.status}`)
   if (opts.deliveryId) conditions.push(sql`d.id = ${opts.deliveryId}`)
   const r = await sql<DeliveryView>`
-    SELECT d.id, d.event_id, d.event_type, d.status, d.attempt_count,
+    SELECT d.id, d.event_id, d.event_type, d.status, d.replay_id, d.attempt_count,
            CASE WHEN d.status = 'pending' THEN ${TS('d.next_attempt_at')} END AS next_attempt_at,
            d.last_status_code, d.last_error, ${TS('d.created_at')} AS created_at, ${TS('d.updated_at')} AS updated_at,
            d.body::json AS payload,

@@ -19,7 +19,9 @@ import type { DB } from '../db/database.ts'
 import type { Clock } from '../shared/clock.ts'
 import { guardedRequest, OutboundRefused } from '../shared/outbound/guarded-request.ts'
 import type { SecretBox } from '../shared/secret-box.ts'
-import { markEndpointFailing, markEndpointHealthy, recordAttempt, recordSuccessesAndClaim, type AttemptResult, type ClaimedDelivery } from './delivery.repository.ts'
+import { markEndpointFailing, markEndpointHealthy, recordAttempt, recordFiltered, recordSuccessesAndClaim, type AttemptResult, type ClaimedDelivery } from './delivery.repository.ts'
+import { filterAccepts } from './filter/filter-match.ts'
+import { TEST_EVENT } from './event-catalogue.ts'
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_SECONDS, isGone, isSuccess, nextAttemptAt } from './retry-policy.ts'
 import { deliveryHeaders } from './signing.ts'
 import { signingKeys } from './signing-keys.ts'
@@ -160,6 +162,9 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
         const now = opts.clock.now()
         const claimed = await recordSuccessesAndClaim(opts.db, batch.successes, now, new Date(now.getTime() + LEASE_MS), Math.max(limit, 0))
         batch.written()
+        // A written success of an ordered delivery releases the record's next event: claim it soon
+        // rather than at the next poll (this turn's claim could not see the success yet).
+        if (batch.successes.some((s) => s.delivery.record_id !== null)) wanted = true
         backlog = limit > 0 && claimed.length === limit
         for (const delivery of claimed) void deliver(delivery)
       }
@@ -181,9 +186,9 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   async function deliver(d: ClaimedDelivery): Promise<void> {
     sending++
     sentSinceLastTurn++
-    let attempt: Attempt | null = null
+    let attempt: Attempt | 'filtered' | null = null
     try {
-      if (d.webhook_status === 'active') attempt = await send(d)
+      if (d.webhook_status === 'active') attempt = passesFilter(d) ? await send(d) : 'filtered'
     } catch (err) {
       // Nothing was sent (the secret could not be opened): the lease brings the delivery back.
       sending--
@@ -209,6 +214,11 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     }
   }
 
+  /** The filter is judged now, at delivery time, on the body this endpoint would receive. */
+  function passesFilter(d: ClaimedDelivery): boolean {
+    return d.filter === null || d.event_type === TEST_EVENT || filterAccepts(d.filter, JSON.parse(d.body))
+  }
+
   /** One HTTP exchange; a refused or failed exchange is an attempt with an error, not an exception. */
   async function send(d: ClaimedDelivery): Promise<Attempt> {
     const startedAt = opts.clock.now()
@@ -229,7 +239,13 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   }
 
   /** Writes the outcome: the attempt log, the delivery's next state, and the endpoint's health. */
-  async function record(d: ClaimedDelivery, attempt: Attempt | null): Promise<void> {
+  async function record(d: ClaimedDelivery, attempt: Attempt | 'filtered' | null): Promise<void> {
+    if (attempt === 'filtered') {
+      await recordFiltered(opts.db, d, opts.clock.now())
+      // An ordered record's next event may go now.
+      if (d.record_id !== null) wake()
+      return
+    }
     if (!attempt) {
       const at = opts.clock.now()
       await recordAttempt(opts.db, d, { startedAt: at, statusCode: null, latencyMs: 0, error: 'The endpoint was disabled before this delivery was sent.', responseBody: null, outcome: { status: 'failed' } }, at)
@@ -248,6 +264,8 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     const retryAt = gone ? null : nextAttemptAt(d.attempt_count, now)
     const outcome: AttemptResult['outcome'] = retryAt ? { status: 'pending', nextAttemptAt: retryAt } : { status: 'failed' }
     await recordAttempt(opts.db, d, { ...attempt, outcome }, now)
+    // Giving up on an ordered delivery releases the record's next event.
+    if (outcome.status === 'failed' && d.record_id !== null) wake()
     opts.log.debug({ delivery: d.id, webhook: d.webhook_id, statusCode, error }, 'webhook delivery attempt failed')
 
     const failingFor = d.failing_since ? (now.getTime() - new Date(d.failing_since).getTime()) / 1000 : 0

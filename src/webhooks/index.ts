@@ -2,7 +2,8 @@
  * Webhooks: signed, retried, at-least-once change notifications.
  * This folder owns the event catalogue (webhook-events), the transactional outbox written with every
  * record change (outbox), the endpoints and their API (webhook.*), the delivery queue and log
- * (delivery.repository), the background sender (dispatcher) with its retry policy and signing.
+ * (delivery.repository), the background sender (dispatcher) with its retry policy and signing,
+ * filters on the record (filter/), and replays of the event journal to an endpoint (replay/).
  */
 import fp from 'fastify-plugin'
 import type { Clock } from '../shared/clock.ts'
@@ -11,6 +12,10 @@ import { loadSecretBox, type SecretBox } from '../shared/secret-box.ts'
 import { startDispatcher, type Dispatcher } from './dispatcher.ts'
 import { openDispatcherDatabase, type DispatcherDatabase } from './dispatcher-database.ts'
 import { DELIVERIES_CHANNEL, installOutbox } from './outbox.ts'
+import { startReplayRunner, type ReplayRunner } from './replay/replay-runner.ts'
+
+/** How often a process looks for replay work asked for elsewhere (or waiting for its queue to drain). */
+const REPLAY_POLL_MS = 500
 
 export { webhookRoutes } from './webhook.routes.ts'
 
@@ -19,6 +24,8 @@ declare module 'fastify' {
     secretBox: SecretBox
     /** Null in processes that do no background work (SERVICE_ROLE=web). */
     webhookDispatcher: Dispatcher | null
+    /** Null in processes that do no background work (SERVICE_ROLE=web). */
+    webhookReplays: ReplayRunner | null
   }
 }
 
@@ -28,6 +35,7 @@ export const webhooksPlugin = fp(
     installOutbox()
     app.decorate('secretBox', await loadSecretBox(app.db, app.config.encryptionKey))
     app.decorate('webhookDispatcher', null)
+    app.decorate('webhookReplays', null)
     if (app.config.role === 'web') return
     let unlisten: (() => Promise<void>) | null = null
     let dispatcherDb: DispatcherDatabase | null = null
@@ -50,12 +58,19 @@ export const webhooksPlugin = fp(
         requestsServed: app.config.role === 'worker' ? undefined : () => requestsServed,
       })
       app.webhookDispatcher = dispatcher
+      app.webhookReplays = startReplayRunner(app.db, {
+        pollMs: REPLAY_POLL_MS,
+        now: () => opts.clock.now(),
+        onQueued: wake,
+        onError: (err) => app.log.warn({ err }, 'a webhook replay step failed; retrying'),
+      })
       committedChangeListeners.add(wake)
       unlisten = await app.database.listen(DELIVERIES_CHANNEL, wake)
     })
     app.addHook('onClose', async () => {
       committedChangeListeners.delete(wake)
       await unlisten?.()
+      await app.webhookReplays?.stop()
       await app.webhookDispatcher?.stop()
       await dispatcherDb?.close()
     })

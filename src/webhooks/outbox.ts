@@ -1,14 +1,16 @@
 /**
  * The transactional outbox: inside the transaction of every record change, each event goes to the
  * event journal (src/events owns the table and its readers) and gets one delivery row per
- * subscribed active endpoint. The change, its events and its deliveries commit or vanish together,
- * so a crash can never lose an event; the dispatcher sends them afterwards.
+ * subscribed active endpoint (carrying the record's id when the endpoint asked for order per
+ * record; filters are judged later, when a delivery is about to be sent). The change, its events
+ * and its deliveries commit or vanish together, so a crash can never lose an event; the dispatcher
+ * sends them afterwards.
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
 import { recordChangeHooks, type RecordChangeHook } from '../records/index.ts'
 import { uuidv7 } from '../shared/ids.ts'
-import { jsonArray } from '../db/json-array.ts'
+import { jsonTextColumn } from '../db/json-array.ts'
 import { envelope, eventBodies, eventsForChange } from './webhook-events.ts'
 
 /**
@@ -32,12 +34,11 @@ export interface QueuedEvent {
  */
 export async function enqueueEvents(trx: Kysely<DB>, orgId: string, events: readonly QueuedEvent[], at: Date): Promise<boolean> {
   if (events.length === 0) return false
-  const column = (values: ReadonlyArray<string | null>) => sql`json_array_elements_text(CAST(${jsonArray(values)} AS json))`
   // `redacted` is null where the redacted body is the body (every kind without amounts).
   const r = await sql<{ n: number }>`
     WITH e AS MATERIALIZED (
-      SELECT * FROM ROWS FROM (${column(events.map((e) => e.id))}, ${column(events.map((e) => e.type))}, ${column(events.map((e) => e.recordId))},
-                              ${column(events.map((e) => e.body))}, ${column(events.map((e) => (e.redactedBody === e.body ? null : e.redactedBody)))})
+      SELECT * FROM ROWS FROM (${jsonTextColumn(events.map((e) => e.id))}, ${jsonTextColumn(events.map((e) => e.type))}, ${jsonTextColumn(events.map((e) => e.recordId))},
+                              ${jsonTextColumn(events.map((e) => e.body))}, ${jsonTextColumn(events.map((e) => (e.redactedBody === e.body ? null : e.redactedBody)))})
         AS e(id, type, record_id, body, redacted)
     ),
     journal AS (
@@ -45,10 +46,11 @@ export async function enqueueEvents(trx: Kysely<DB>, orgId: string, events: read
       SELECT ${orgId}, CAST(e.id AS uuid), e.type, CAST(e.record_id AS uuid), ${at}, e.body FROM e
     ),
     inserted AS (
-      INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at)
+      INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at, record_id)
       SELECT w.org_id, cairn_uuidv7(${at}), w.id, CAST(e.id AS uuid), e.type,
              CASE WHEN w.include_amounts THEN e.body ELSE coalesce(e.redacted, e.body) END,
-             'pending', ${at}, ${at}, ${at}
+             'pending', ${at}, ${at}, ${at},
+             CASE WHEN w.ordering = 'per_record' THEN CAST(e.record_id AS uuid) END
       FROM e JOIN webhooks w ON w.org_id = ${orgId} AND w.status = 'active' AND e.type = ANY (w.events)
       RETURNING 1
     )

@@ -27,11 +27,14 @@ import {
   deliveryQuerySchema,
   deliverySchema,
   patchWebhookBody,
+  replayBody,
+  replaySchema,
   webhookPageSchema,
   webhookParams,
   webhookSchema,
 } from './webhook.schemas.ts'
 import { changeWebhook, createWebhook } from './webhook.service.ts'
+import { startReplay } from './replay/replay.service.ts'
 import { keysetPage } from '../http/keyset-page.ts'
 
 const tags = ['Webhooks']
@@ -166,6 +169,29 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
       await wakeDispatchers()
       const [delivery] = shownDeliveries(request.auth!, await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: 1, deliveryId }))
       return reply.status(202).send(delivery)
+    },
+  )
+
+  app.post(
+    '/webhooks/:id/replay',
+    {
+      schema: {
+        tags,
+        operationId: 'replayWebhook',
+        summary: 'Send past events to this endpoint again',
+        description:
+          'Queues a delivery of every event since `since` (a seq or an RFC 3339 time) through the newest seq now, that the endpoint subscribes to and its filter accepts, through the normal delivery path (signed, retried, logged with `replay_id`). Progress shows as `replay` on the webhook. 409 while the endpoint is disabled or already replaying; 410 `events_expired` when `since` is older than the journal holds.',
+        params: webhookParams,
+        body: replayBody,
+        response: { 202: replaySchema, ...errors, 409: problemSchema, 410: problemSchema },
+      },
+      onRequest: manage,
+    },
+    async (request, reply) => {
+      const replay = await startReplay(app.db, request.auth!, request.params.id, request.body.since, new Date())
+      app.webhookReplays?.wake()
+      reply.header('location', `/api/v1/webhooks/${request.params.id}`)
+      return reply.status(202).send(replay)
     },
   )
 }

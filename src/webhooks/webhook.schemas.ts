@@ -10,6 +10,65 @@ type Schema = Record<string, unknown>
 const ts = { type: 'string', format: 'date-time' }
 const tsOrNull = { type: ['string', 'null'], format: 'date-time' }
 
+/** The filter grammar (docs/webhooks.md, Filters); checked in full by filter/filter-grammar.ts on save. */
+export const webhookFilterSchema = {
+  title: 'WebhookFilter',
+  type: 'object',
+  additionalProperties: true,
+  description:
+    'A condition on the event\'s record, judged when a delivery is about to be sent: `{"field": f, "eq"|"ne"|"gt"|"gte"|"lt"|"lte": value}`, `{"field": f, "in": [values]}`, `{"changed": f}` (f is among the changed fields), combined with `{"all": [...]}`, `{"any": [...]}`, `{"not": {...}}`. At most 4 levels, 20 conditions, 4 KiB.',
+  example: { all: [{ field: 'stage', in: ['closed_won', 'closed_lost'] }, { changed: 'stage' }] },
+} as const
+const filterProperty = { anyOf: [webhookFilterSchema, { type: 'null' }], description: 'Only events whose record passes this filter are sent; null: every event.' } as const
+const orderingProperty = {
+  type: 'string',
+  enum: ['none', 'per_record'],
+  description: 'per_record: the events of one record are delivered one after another in order, the next once the previous succeeded or was given up.',
+} as const
+
+const count = { type: 'integer' }
+export const replaySchema = {
+  title: 'WebhookReplay',
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    status: { type: 'string', enum: ['running', 'completed', 'canceled'], description: 'running: still queueing; completed: every event of the range is queued (its deliveries may still be on their way).' },
+    status_reason: { type: ['string', 'null'], description: 'Why a replay was canceled.' },
+    since_seq: { type: ['integer', 'null'] },
+    since_time: tsOrNull,
+    from_seq: { type: 'integer', description: 'The first seq of the range.' },
+    through_seq: { type: 'integer', description: 'The newest seq when the replay was asked for: the end of the range.' },
+    position: { type: 'integer', description: 'The last seq examined.' },
+    total: { type: 'integer', description: 'Events in the range (every type).' },
+    examined: { type: 'integer', description: 'Events of the range examined so far.' },
+    queued: { type: 'integer', description: 'Deliveries queued: events the endpoint subscribes to and its filter accepts.' },
+    deliveries: {
+      type: 'object',
+      description: 'The replay\'s deliveries by state.',
+      properties: { pending: count, succeeded: count, failed: count, filtered: count },
+      required: ['pending', 'succeeded', 'failed', 'filtered'],
+    },
+    created_at: ts,
+    finished_at: tsOrNull,
+  },
+  required: ['id', 'status', 'status_reason', 'since_seq', 'since_time', 'from_seq', 'through_seq', 'position', 'total', 'examined', 'queued', 'deliveries', 'created_at', 'finished_at'],
+} as const
+
+export const replayBody = {
+  title: 'WebhookReplayRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['since'],
+  properties: {
+    since: {
+      type: ['integer', 'string'],
+      maxLength: 64,
+      description: 'Replay events from here: a seq of the change feed (that event included) or an RFC 3339 time (events that occurred at or after it).',
+      example: '2026-11-20T09:00:00Z',
+    },
+  },
+} as const
+
 export const webhookSchema: Schema = {
   title: 'Webhook',
   type: 'object',
@@ -22,15 +81,18 @@ export const webhookSchema: Schema = {
     status: { type: 'string', enum: ['active', 'disabled'] },
     disabled_reason: { type: ['string', 'null'] },
     disabled_at: tsOrNull,
+    filter: filterProperty,
+    ordering: orderingProperty,
     created_at: ts,
     updated_at: ts,
     delivery_stats: {
       type: 'object',
-      properties: { pending: { type: 'integer' }, succeeded: { type: 'integer' }, failed: { type: 'integer' }, last_attempt_at: tsOrNull },
-      required: ['pending', 'succeeded', 'failed', 'last_attempt_at'],
+      properties: { pending: count, succeeded: count, failed: count, filtered: count, last_attempt_at: tsOrNull },
+      required: ['pending', 'succeeded', 'failed', 'filtered', 'last_attempt_at'],
     },
+    replay: { anyOf: [replaySchema, { type: 'null' }], description: 'The latest replay, running or finished; null when none was asked for.' },
   },
-  required: ['id', 'url', 'events', 'secret_set', 'status', 'created_at', 'updated_at', 'delivery_stats'],
+  required: ['id', 'url', 'events', 'secret_set', 'status', 'filter', 'ordering', 'created_at', 'updated_at', 'delivery_stats', 'replay'],
 }
 
 export const createdWebhookSchema: Schema = {
@@ -60,6 +122,8 @@ const common = {
   events: eventsProperty,
   description: { type: ['string', 'null'], maxLength: 500 },
   generate_secret: { type: 'boolean', description: 'Let the service generate a secret; it is returned once, in this response.' },
+  filter: filterProperty,
+  ordering: orderingProperty,
 } as const
 
 export const createWebhookBody = {
@@ -87,7 +151,7 @@ export const webhookPageSchema = pageSchemaOf(webhookSchema, 'WebhookPage')
 export const deliveryQuerySchema = {
   type: 'object',
   additionalProperties: false,
-  properties: { limit: limitSchema, cursor: cursorSchema, status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] } },
+  properties: { limit: limitSchema, cursor: cursorSchema, status: { type: 'string', enum: ['pending', 'succeeded', 'failed', 'filtered'] } },
 } as const
 
 export const deliverySchema: Schema = {
@@ -97,7 +161,8 @@ export const deliverySchema: Schema = {
     id: { type: 'string', format: 'uuid' },
     event_id: { type: 'string', description: 'The webhook-id header: the same on every attempt.' },
     event_type: { type: 'string' },
-    status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] },
+    status: { type: 'string', enum: ['pending', 'succeeded', 'failed', 'filtered'], description: 'filtered: the webhook\'s filter did not accept the event when it was due; nothing was sent.' },
+    replay_id: { type: ['string', 'null'], format: 'uuid', description: 'The replay that queued this delivery; null for a live one.' },
     attempt_count: { type: 'integer' },
     next_attempt_at: tsOrNull,
     last_status_code: { type: ['integer', 'null'] },
@@ -121,7 +186,7 @@ export const deliverySchema: Schema = {
       },
     },
   },
-  required: ['id', 'event_id', 'event_type', 'status', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'created_at', 'updated_at', 'payload', 'attempts'],
+  required: ['id', 'event_id', 'event_type', 'status', 'replay_id', 'attempt_count', 'next_attempt_at', 'last_status_code', 'last_error', 'created_at', 'updated_at', 'payload', 'attempts'],
 }
 
 export const deliveryPageSchema = pageSchemaOf(deliverySchema, 'WebhookDeliveryPage')

@@ -12,7 +12,8 @@ import { uuidv7 } from '../shared/ids.ts'
 import { checkOutboundUrl, OutboundRefused, resolveChecked } from '../shared/outbound/guarded-request.ts'
 import type { SecretBox } from '../shared/secret-box.ts'
 import { EVENT_NAMES } from './webhook-events.ts'
-import { countWebhooksLocked, findWebhook, insertWebhook, updateWebhook, type WebhookChanges, type WebhookView } from './webhook.repository.ts'
+import { checkFilter } from './filter/filter-grammar.ts'
+import { countWebhooksLocked, findWebhook, insertWebhook, receivesAmounts, updateWebhook, type WebhookChanges, type WebhookOrdering, type WebhookView } from './webhook.repository.ts'
 
 export const MAX_WEBHOOKS_PER_ORG = 50
 
@@ -29,6 +30,8 @@ export interface WebhookInput {
   secret?: string | null
   generate_secret?: boolean
   status?: 'active' | 'disabled'
+  filter?: unknown
+  ordering?: WebhookOrdering
 }
 
 export interface WebhookDeps {
@@ -93,6 +96,8 @@ function secretOf(input: WebhookInput): string | null | undefined {
 export async function createWebhook(deps: WebhookDeps, auth: AuthContext, input: Required<Pick<WebhookInput, 'url' | 'events'>> & WebhookInput): Promise<{ webhook: WebhookView; secret: string | null }> {
   const url = await checkDestination(input.url, deps.config)
   const events = checkEvents(input.events)
+  const includeAmounts = auth.scopes.has('erp:read')
+  const filter = checkFilter(input.filter, events, includeAmounts)
   const secret = secretOf(input) ?? null
   const id = uuidv7()
   await deps.db.transaction().execute(async (trx) => {
@@ -103,7 +108,9 @@ export async function createWebhook(deps: WebhookDeps, auth: AuthContext, input:
       events,
       description: input.description ?? null,
       secretSealed: secret ? deps.box.seal(secret) : null,
-      includeAmounts: auth.scopes.has('erp:read'),
+      includeAmounts,
+      filter,
+      ordering: input.ordering ?? 'none',
       createdBy: auth.userId,
       at: new Date(),
     })
@@ -113,14 +120,23 @@ export async function createWebhook(deps: WebhookDeps, auth: AuthContext, input:
 }
 
 export async function changeWebhook(deps: WebhookDeps, auth: AuthContext, id: string, input: WebhookInput): Promise<{ webhook: WebhookView; secret: string | null }> {
-  if (!(await findWebhook(deps.db, auth.orgId, id))) throw new NotFound('Webhook')
-  const changes: WebhookChanges = { description: input.description, status: input.status, disabledReason: input.status === 'disabled' ? 'Disabled by a user.' : undefined }
+  const current = await findWebhook(deps.db, auth.orgId, id)
+  if (!current) throw new NotFound('Webhook')
+  const changes: WebhookChanges = { description: input.description, status: input.status, ordering: input.ordering, disabledReason: input.status === 'disabled' ? 'Disabled by a user.' : undefined }
   if (input.url !== undefined) changes.url = await checkDestination(input.url, deps.config)
   if (input.events !== undefined) changes.events = checkEvents(input.events)
   const secret = secretOf(input)
   if (secret !== undefined) changes.secretSealed = secret === null ? null : deps.box.seal(secret)
   // Whoever points the endpoint somewhere new decides again whether it may receive amounts.
   if (changes.url !== undefined || changes.events !== undefined) changes.includeAmounts = auth.scopes.has('erp:read')
+  // The filter must fit what the endpoint will receive: checked again when its events or its right
+  // to amounts change, not only when the filter itself does. Naming amounts needs erp:read of the
+  // caller too: which deliveries a filter lets through tells something about them.
+  if (input.filter !== undefined || changes.includeAmounts !== undefined) {
+    const amounts = auth.scopes.has('erp:read') && (changes.includeAmounts ?? (await receivesAmounts(deps.db, auth.orgId, id)))
+    const filter = checkFilter(input.filter === undefined ? current.filter : input.filter, changes.events ?? current.events, amounts)
+    if (input.filter !== undefined) changes.filter = filter
+  }
   const found = await deps.db.transaction().execute((trx) => updateWebhook(trx, auth.orgId, id, changes, new Date()))
   if (!found) throw new NotFound('Webhook')
   return { webhook: (await findWebhook(deps.db, auth.orgId, id))!, secret: input.generate_secret ? (secret ?? null) : null }

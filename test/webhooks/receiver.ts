@@ -19,6 +19,8 @@ export interface Receiver {
   /** Answers to give, in order; when empty, `fallback` (default 200). */
   replies: Reply[]
   fallback: Reply
+  /** Decides by the request itself when set and it answers (before `replies` and `fallback`). */
+  decide?: (body: string, headers: Record<string, string>) => Reply | undefined
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>
   close(): Promise<void>
 }
@@ -48,12 +50,13 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
-      const reply = receiver.replies.length > 0 ? receiver.replies.shift()! : receiver.fallback
+      const body = Buffer.concat(chunks).toString('utf8')
+      const reply = receiver.decide?.(body, req.headers as Record<string, string>) ?? (receiver.replies.length > 0 ? receiver.replies.shift()! : receiver.fallback)
       if (reply === 'drop') {
         req.socket.destroy()
         return
       }
-      receiver.received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() })
+      receiver.received.push({ headers: req.headers as Record<string, string>, body, at: Date.now() })
       const { status, delayMs } = typeof reply === 'number' ? { status: reply, delayMs: 0 } : reply
       setTimeout(() => {
         if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : `nope ${status}`)

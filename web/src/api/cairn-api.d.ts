@@ -1686,6 +1686,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send past events to this endpoint again
+         * @description Queues a delivery of every event since `since` (a seq or an RFC 3339 time) through the newest seq now, that the endpoint subscribes to and its filter accepts, through the normal delivery path (signed, retried, logged with `replay_id`). Progress shows as `replay` on the webhook. 409 while the endpoint is disabled or already replaying; 410 `events_expired` when `since` is older than the journal holds.
+         */
+        post: operations["replayWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/{id}/test": {
         parameters: {
             query?: never;
@@ -4665,6 +4685,7 @@ export interface components {
             created_at: string;
             delivery_stats: {
                 failed: number;
+                filtered: number;
                 /** Format: date-time */
                 last_attempt_at: string | null;
                 pending: number;
@@ -4675,8 +4696,17 @@ export interface components {
             disabled_at?: string | null;
             disabled_reason?: string | null;
             events: string[];
+            /** @description Only events whose record passes this filter are sent; null: every event. */
+            filter: components["schemas"]["WebhookFilter"] | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description per_record: the events of one record are delivered one after another in order, the next once the previous succeeded or was given up.
+             * @enum {string}
+             */
+            ordering: "none" | "per_record";
+            /** @description The latest replay, running or finished; null when none was asked for. */
+            replay: components["schemas"]["WebhookReplay"] | null;
             /** @description Whether deliveries are signed. The secret itself is never shown again after creation. */
             secret_set: boolean;
             /** @enum {string} */
@@ -4690,8 +4720,15 @@ export interface components {
             description?: string | null;
             /** @description Event names to receive: account.created, account.updated, account.deleted, contact.created, contact.updated, contact.deleted, lead.created, lead.updated, lead.deleted, lead.converted, opportunity.created, opportunity.updated, opportunity.deleted, opportunity.stage_changed, case.created, case.updated, case.deleted, case.escalated. */
             events: string[];
+            /** @description Only events whose record passes this filter are sent; null: every event. */
+            filter?: components["schemas"]["WebhookFilter"] | null;
             /** @description Let the service generate a secret; it is returned once, in this response. */
             generate_secret?: boolean;
+            /**
+             * @description per_record: the events of one record are delivered one after another in order, the next once the previous succeeded or was given up.
+             * @enum {string}
+             */
+            ordering?: "none" | "per_record";
             /** @description Signing secret: a Standard Webhooks secret (whsec_ + base64 of 24-64 bytes) or any string of 16+ characters, whose UTF-8 bytes are the key. */
             secret?: string;
             /** @description Absolute https URL (http only where the operator allows it), no user name or fragment. */
@@ -4725,8 +4762,16 @@ export interface components {
             payload: {
                 [key: string]: unknown;
             };
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed";
+            /**
+             * Format: uuid
+             * @description The replay that queued this delivery; null for a live one.
+             */
+            replay_id: string | null;
+            /**
+             * @description filtered: the webhook's filter did not accept the event when it was due; nothing was sent.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "filtered";
             /** Format: date-time */
             updated_at: string;
         };
@@ -4736,19 +4781,93 @@ export interface components {
             has_more: boolean;
             next_cursor: string | null;
         };
+        /**
+         * WebhookFilter
+         * @description A condition on the event's record, judged when a delivery is about to be sent: `{"field": f, "eq"|"ne"|"gt"|"gte"|"lt"|"lte": value}`, `{"field": f, "in": [values]}`, `{"changed": f}` (f is among the changed fields), combined with `{"all": [...]}`, `{"any": [...]}`, `{"not": {...}}`. At most 4 levels, 20 conditions, 4 KiB.
+         * @example {
+         *       "all": [
+         *         {
+         *           "field": "stage",
+         *           "in": [
+         *             "closed_won",
+         *             "closed_lost"
+         *           ]
+         *         },
+         *         {
+         *           "changed": "stage"
+         *         }
+         *       ]
+         *     }
+         */
+        WebhookFilter: {
+            [key: string]: unknown;
+        };
         /** WebhookPage */
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
             has_more: boolean;
             next_cursor: string | null;
         };
+        /** WebhookReplay */
+        WebhookReplay: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description The replay's deliveries by state. */
+            deliveries: {
+                failed: number;
+                filtered: number;
+                pending: number;
+                succeeded: number;
+            };
+            /** @description Events of the range examined so far. */
+            examined: number;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description The first seq of the range. */
+            from_seq: number;
+            /** Format: uuid */
+            id: string;
+            /** @description The last seq examined. */
+            position: number;
+            /** @description Deliveries queued: events the endpoint subscribes to and its filter accepts. */
+            queued: number;
+            since_seq: number | null;
+            /** Format: date-time */
+            since_time: string | null;
+            /**
+             * @description running: still queueing; completed: every event of the range is queued (its deliveries may still be on their way).
+             * @enum {string}
+             */
+            status: "running" | "completed" | "canceled";
+            /** @description Why a replay was canceled. */
+            status_reason: string | null;
+            /** @description The newest seq when the replay was asked for: the end of the range. */
+            through_seq: number;
+            /** @description Events in the range (every type). */
+            total: number;
+        };
+        /** WebhookReplayRequest */
+        WebhookReplayRequest: {
+            /**
+             * @description Replay events from here: a seq of the change feed (that event included) or an RFC 3339 time (events that occurred at or after it).
+             * @example 2026-11-20T09:00:00Z
+             */
+            since: number | string;
+        };
         /** WebhookUpdate */
         WebhookUpdate: {
             description?: string | null;
             /** @description Event names to receive: account.created, account.updated, account.deleted, contact.created, contact.updated, contact.deleted, lead.created, lead.updated, lead.deleted, lead.converted, opportunity.created, opportunity.updated, opportunity.deleted, opportunity.stage_changed, case.created, case.updated, case.deleted, case.escalated. */
             events?: string[];
+            /** @description Only events whose record passes this filter are sent; null: every event. */
+            filter?: components["schemas"]["WebhookFilter"] | null;
             /** @description Let the service generate a secret; it is returned once, in this response. */
             generate_secret?: boolean;
+            /**
+             * @description per_record: the events of one record are delivered one after another in order, the next once the previous succeeded or was given up.
+             * @enum {string}
+             */
+            ordering?: "none" | "per_record";
             /** @description Signing secret: a Standard Webhooks secret (whsec_ + base64 of 24-64 bytes) or any string of 16+ characters, whose UTF-8 bytes are the key. null stops signing. */
             secret?: string | null;
             /**
@@ -4765,6 +4884,7 @@ export interface components {
             created_at: string;
             delivery_stats: {
                 failed: number;
+                filtered: number;
                 /** Format: date-time */
                 last_attempt_at: string | null;
                 pending: number;
@@ -4775,8 +4895,17 @@ export interface components {
             disabled_at?: string | null;
             disabled_reason?: string | null;
             events: string[];
+            /** @description Only events whose record passes this filter are sent; null: every event. */
+            filter: components["schemas"]["WebhookFilter"] | null;
             /** Format: uuid */
             id: string;
+            /**
+             * @description per_record: the events of one record are delivered one after another in order, the next once the previous succeeded or was given up.
+             * @enum {string}
+             */
+            ordering: "none" | "per_record";
+            /** @description The latest replay, running or finished; null when none was asked for. */
+            replay: components["schemas"]["WebhookReplay"] | null;
             /** @description The generated secret, in this response only (null unless generate_secret was sent). */
             secret?: string | null;
             /** @description Whether deliveries are signed. The secret itself is never shown again after creation. */
@@ -16251,7 +16380,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                status?: "pending" | "succeeded" | "failed";
+                status?: "pending" | "succeeded" | "failed" | "filtered";
             };
             header?: never;
             path: {
@@ -16402,6 +16531,128 @@ export interface operations {
             /** @description RFC 9457 problem details */
             409: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replayWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReplayRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplay"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            410: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;

@@ -1,5 +1,5 @@
 // Settings -> Webhooks over REST: endpoints (list, read, create, change, delete), the delivery log
-// (paged), retrying a delivery and sending a test event. A generated secret exists only in the
+// (paged), retrying a delivery, sending a test event and replaying past events. A generated secret exists only in the
 // create (or change) response.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { cairn, call, type Schemas } from './client.ts'
@@ -9,6 +9,7 @@ export type Webhook = Schemas['Webhook']
 export type WebhookBody = Omit<Schemas['WebhookCreate'], 'secret'> & Pick<Schemas['WebhookUpdate'], 'secret'>
 export type Delivery = Schemas['WebhookDelivery']
 export type SavedWebhook = Schemas['WebhookWritten']
+export type Replay = Schemas['WebhookReplay']
 
 const ALL = ['webhooks'] as const
 const one = (id: string) => ['webhooks', id] as const
@@ -18,8 +19,16 @@ export function useWebhooks(enabled = true) {
   return useQuery({ queryKey: ALL, queryFn: () => call(() => cairn.GET('/api/v1/webhooks', { params: { query: { limit: 50 } } })), enabled })
 }
 
+/** Refreshes every second while a replay is queueing or its deliveries are on their way. */
 export function useWebhook(id: string) {
-  return useQuery({ queryKey: one(id), queryFn: () => call(() => cairn.GET('/api/v1/webhooks/{id}', { params: { path: { id } } })), refetchInterval: 5000 })
+  return useQuery({
+    queryKey: one(id),
+    queryFn: () => call(() => cairn.GET('/api/v1/webhooks/{id}', { params: { path: { id } } })),
+    refetchInterval: (query) => {
+      const replay = query.state.data?.replay
+      return replay && (replay.status === 'running' || replay.deliveries.pending > 0) ? 1000 : 5000
+    },
+  })
 }
 
 /** The log refreshes itself while anything in it is still waiting to be sent. */
@@ -68,5 +77,13 @@ export function useRetryDelivery(id: string) {
   return useMutation({
     mutationFn: (deliveryId: string) => call(() => cairn.POST('/api/v1/webhooks/{id}/deliveries/{delivery_id}/retry', { params: { path: { id, delivery_id: deliveryId } } })),
     onSuccess: invalidate,
+  })
+}
+
+export function useReplay(id: string) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (since: number | string) => call(() => cairn.POST('/api/v1/webhooks/{id}/replay', { params: { path: { id } }, body: { since } })),
+    onSuccess: () => void client.invalidateQueries({ queryKey: one(id) }),
   })
 }

@@ -8,7 +8,7 @@ import { formatDateTime } from '../../kinds.ts'
 import { DELIVERY_STATUS } from './webhookText.ts'
 
 function Attempts({ delivery }: { delivery: Delivery }) {
-  if (delivery.attempts.length === 0) return <Text size="sm" c="dimmed">Not attempted yet.</Text>
+  if (delivery.attempts.length === 0) return delivery.status === 'filtered' ? null : <Text size="sm" c="dimmed">Not attempted yet.</Text>
   return (
     <Table withTableBorder verticalSpacing={6} fz="sm">
       <Table.Thead>
@@ -62,13 +62,18 @@ function DeliveryRow({ webhookId, delivery, canRetry }: { webhookId: string; del
             <Text size="sm" ff="monospace" fw={600}>
               {delivery.event_type}
             </Text>
+            {delivery.replay_id && (
+              <Badge size="xs" variant="outline" color="grape" tt="none">
+                replay
+              </Badge>
+            )}
           </Group>
           <Group gap="lg" wrap="nowrap">
             <Text size="sm" c="dimmed" w={110}>
               {delivery.attempt_count} attempt{delivery.attempt_count === 1 ? '' : 's'}
             </Text>
             <Text size="sm" c="dimmed" w={120}>
-              {last ? `${last.status_code ?? 'no response'} · ${last.latency_ms} ms` : 'queued'}
+              {last ? `${last.status_code ?? 'no response'} · ${last.latency_ms} ms` : delivery.status === 'filtered' ? 'not sent' : 'queued'}
             </Text>
             <Text size="sm" c="dimmed" w={170}>
               {formatDateTime(delivery.created_at)}
@@ -78,6 +83,7 @@ function DeliveryRow({ webhookId, delivery, canRetry }: { webhookId: string; del
       </Accordion.Control>
       <Accordion.Panel>
         <Stack gap="sm">
+          {delivery.status === 'filtered' && <Text size="sm">Not sent: the webhook&apos;s filter did not accept this event when it was due.</Text>}
           {delivery.status === 'pending' && delivery.next_attempt_at && (
             <Text size="sm">Next attempt {formatDateTime(delivery.next_attempt_at)}.</Text>
           )}

@@ -1,22 +1,25 @@
-// Add or edit a webhook: the URL, the events, an optional description and how deliveries are
-// signed (not at all, a generated secret shown once, or the integrator's own). Server field errors
-// land under their inputs.
+// Add or edit a webhook: the URL, the events, an optional description, how deliveries are signed
+// (not at all, a generated secret shown once, or the integrator's own), whether a record's events
+// go in order, and a filter on the record. Server field errors land under their inputs.
 import { Alert, Button, Group, Modal, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core'
 import { IconAlertCircle, IconAlertTriangle } from '@tabler/icons-react'
 import { useState, type FormEvent } from 'react'
-import { ApiError } from '../../api/client.ts'
+import { ApiError, type FieldError } from '../../api/client.ts'
 import { useCreateWebhook, useUpdateWebhook, type SavedWebhook, type Webhook, type WebhookBody } from '../../api/webhooks.ts'
 import { CopyableValue } from '../../components/CopyableValue.tsx'
 import { EventChecklist } from './EventChecklist.tsx'
+import { draftOf, FilterEditor, filterOf } from './FilterEditor.tsx'
 
 type Signing = 'keep' | 'none' | 'generate' | 'own'
+type Ordering = Webhook['ordering']
 
-function fieldErrors(error: unknown): { url?: string; events?: string; secret?: string; other?: string } {
+function fieldErrors(error: unknown): { url?: string; events?: string; secret?: string; filter?: FieldError[]; other?: string } {
   if (!(error instanceof ApiError)) return {}
-  const out: Record<string, string> = {}
+  const out: { url?: string; events?: string; secret?: string; filter?: FieldError[]; other?: string } = {}
   for (const e of error.fieldErrors) {
-    const field = e.field.replace(/^\/+/, '').split(/[./]/)[0]
-    if (['url', 'events', 'secret'].includes(field)) out[field] = e.message.charAt(0).toUpperCase() + e.message.slice(1)
+    const field = e.field.replace(/^\/+/, '').split(/[./[]/)[0]
+    if (field === 'filter') out.filter = [...(out.filter ?? []), e]
+    else if (field === 'url' || field === 'events' || field === 'secret') out[field] = e.message.charAt(0).toUpperCase() + e.message.slice(1)
   }
   if (Object.keys(out).length === 0) out.other = error.message
   return out
@@ -48,14 +51,22 @@ function WebhookForm({ webhook, onSaved, onCancel }: { webhook?: Webhook; onSave
   const [description, setDescription] = useState(webhook?.description ?? '')
   const [signing, setSigning] = useState<Signing>(webhook ? 'keep' : 'generate')
   const [secret, setSecret] = useState('')
-  const [local, setLocal] = useState<{ events?: string }>({})
-  const errors = { ...fieldErrors(mutation.error), ...local }
+  const [ordering, setOrdering] = useState<Ordering>(webhook?.ordering ?? 'none')
+  const [filter, setFilter] = useState(draftOf(webhook?.filter))
+  // The server's verdict on the filter no longer holds once it is edited.
+  const [filterEdited, setFilterEdited] = useState(false)
+  const [local, setLocal] = useState<{ events?: string; filter?: FieldError[] }>({})
+  const server = fieldErrors(mutation.error)
+  const errors = { ...server, ...(filterEdited ? { filter: undefined } : {}), ...local }
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (events.length === 0) return setLocal({ events: 'Choose at least one event.' })
+    const filterBody = filterOf(filter)
+    if (filterBody === undefined) return setLocal({ filter: [{ field: 'filter', message: 'is not a JSON object; fix it or turn the filter off' }] })
     setLocal({})
-    const body: WebhookBody = { url: url.trim(), events, description: description.trim() || null }
+    setFilterEdited(false)
+    const body: WebhookBody = { url: url.trim(), events, description: description.trim() || null, ordering, filter: filterBody }
     if (signing === 'generate') body.generate_secret = true
     if (signing === 'own') body.secret = secret
     // Only an existing signed webhook has a secret to remove.
@@ -102,6 +113,33 @@ function WebhookForm({ webhook, onSaved, onCancel }: { webhook?: Webhook; onSave
             </Text>
           )}
         </Stack>
+        <Stack gap={6}>
+          <Text size="sm" fw={500}>
+            Delivery order
+          </Text>
+          <SegmentedControl
+            value={ordering}
+            onChange={(v) => setOrdering(v as Ordering)}
+            data={[
+              { value: 'none', label: 'Fastest (any order)' },
+              { value: 'per_record', label: 'In order per record' },
+            ]}
+            aria-label="Delivery order"
+          />
+          <Text size="xs" c="dimmed">
+            {ordering === 'per_record'
+              ? 'Each record’s events arrive one at a time in the order they happened; the next waits until the previous one succeeded or was given up (a failing event holds up only its own record).'
+              : 'Events are sent in parallel as soon as they happen; use each event’s timestamp to order them.'}
+          </Text>
+        </Stack>
+        <FilterEditor
+          value={filter}
+          onChange={(v) => {
+            setFilter(v)
+            setFilterEdited(true)
+          }}
+          errors={errors.filter ?? []}
+        />
         {errors.other && (
           <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
             {errors.other}

@@ -1,6 +1,7 @@
-// One webhook (/app/settings/webhooks/:id): its endpoint, events and health, the actions (send a
-// test event, edit, disable or re-enable, delete) and its delivery log.
-import { Alert, Anchor, Badge, Button, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core'
+// One webhook (/app/settings/webhooks/:id): its endpoint, events, delivery rules (order, filter)
+// and health, the actions (send a test event, edit, disable or re-enable, delete), replays of past
+// events with their progress, and its delivery log.
+import { Alert, Anchor, Badge, Button, Code, Group, Modal, Paper, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { IconAlertTriangle, IconPlayerPause, IconPlayerPlay, IconSend, IconTrash } from '@tabler/icons-react'
 import { Link, useNavigate, useParams } from 'react-router'
@@ -9,9 +10,10 @@ import { ErrorState } from '../../components/ErrorState.tsx'
 import { PageHeader } from '../../components/PageHeader.tsx'
 import { formatDateTime } from '../../kinds.ts'
 import { DeliveryLog } from './DeliveryLog.tsx'
+import { ReplayPanel } from './ReplayPanel.tsx'
 import { WebhookFormModal } from './WebhookFormModal.tsx'
 import { StatusBadge } from './WebhooksTable.tsx'
-import { actionLabel, ENTITIES, ENTITY_LABELS, eventsOf } from './webhookText.ts'
+import { actionLabel, describeFilter, ENTITIES, ENTITY_LABELS, eventsOf } from './webhookText.ts'
 
 const BACK_TO_LIST = (
   <Anchor component={Link} to="/settings/webhooks" c="dimmed" inherit underline="hover">
@@ -49,6 +51,36 @@ function Subscriptions({ events }: { events: string[] }) {
             ))}
         </Group>
       ))}
+    </Stack>
+  )
+}
+
+function DeliveryRules({ webhook }: { webhook: Webhook }) {
+  return (
+    <Stack gap="xs">
+      <Group gap={6} wrap="nowrap" align="baseline">
+        <Text size="sm" fw={600} w={110}>
+          Order
+        </Text>
+        <Text size="sm">
+          {webhook.ordering === 'per_record' ? 'In order per record: one event of a record at a time, oldest first' : 'Fastest: events are sent in parallel, in any order'}
+        </Text>
+      </Group>
+      <Group gap={6} wrap="nowrap" align="baseline">
+        <Text size="sm" fw={600} w={110} style={{ flexShrink: 0 }}>
+          Filter
+        </Text>
+        {webhook.filter ? (
+          <Stack gap={4}>
+            <Text size="sm">Only events where {describeFilter(webhook.filter)}</Text>
+            <Code>{JSON.stringify(webhook.filter)}</Code>
+          </Stack>
+        ) : (
+          <Text size="sm" c="dimmed">
+            None: every subscribed event is sent
+          </Text>
+        )}
+      </Group>
     </Stack>
   )
 }
@@ -152,23 +184,33 @@ export function WebhookPage() {
           </Alert>
         )}
         {(sendTest.isError || update.isError) && <ErrorState title="That did not work" error={sendTest.error ?? update.error} />}
-        <SimpleGrid cols={{ base: 2, sm: 4 }}>
+        <SimpleGrid cols={{ base: 2, sm: 5 }}>
           <Stat label="Delivered" value={w.delivery_stats.succeeded} color="teal.8" />
           <Stat label="Failed" value={w.delivery_stats.failed} color={w.delivery_stats.failed ? 'red.7' : undefined} />
           <Stat label="Waiting" value={w.delivery_stats.pending} color={w.delivery_stats.pending ? 'yellow.8' : undefined} />
+          <Stat label="Filtered out" value={w.delivery_stats.filtered} />
           <Stat label="Signing" value={w.secret_set ? 'Signed' : 'Unsigned'} />
         </SimpleGrid>
-        <Paper withBorder radius="md" p="md">
-          <Text fw={600} mb="xs">
-            Subscribed events
-          </Text>
-          <Subscriptions events={w.events} />
-          {w.description && (
-            <Text size="sm" c="dimmed" mt="sm">
-              {w.description}
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <Paper withBorder radius="md" p="md">
+            <Text fw={600} mb="xs">
+              Subscribed events
             </Text>
-          )}
-        </Paper>
+            <Subscriptions events={w.events} />
+            {w.description && (
+              <Text size="sm" c="dimmed" mt="sm">
+                {w.description}
+              </Text>
+            )}
+          </Paper>
+          <Paper withBorder radius="md" p="md">
+            <Text fw={600} mb="xs">
+              Delivery rules
+            </Text>
+            <DeliveryRules webhook={w} />
+          </Paper>
+        </SimpleGrid>
+        <ReplayPanel webhook={w} />
         <DeliveryLog webhookId={w.id} canRetry={active} />
       </Stack>
       <WebhookFormModal opened={editing} onClose={close} webhook={w} />

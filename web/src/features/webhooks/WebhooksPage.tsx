@@ -29,7 +29,9 @@ function HowDeliveryWorks() {
           </Anchor>{' '}
           library.
         </List.Item>
-        <List.Item>At least once: answer 2xx within 10 seconds. Failures are retried for about a day (5 s, 5 min, 30 min, 2 h, 5 h, 10 h); order is not guaranteed, so de-duplicate on webhook-id.</List.Item>
+        <List.Item>At least once: answer 2xx within 10 seconds. Failures are retried for about a day (5 s, 5 min, 30 min, 2 h, 5 h, 10 h); de-duplicate on webhook-id.</List.Item>
+        <List.Item>Events arrive in any order, unless a webhook asks for them in order per record; a filter on the record sends only the events you need.</List.Item>
+        <List.Item>Missed something? Replay past events to an endpoint from its page (events are kept for 30 days by default).</List.Item>
         <List.Item>An endpoint that fails for a day, or answers 410 Gone, is disabled; re-enable it from its page.</List.Item>
       </List>
     </Paper>

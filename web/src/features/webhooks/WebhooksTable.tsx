@@ -1,11 +1,11 @@
-// Every webhook of the organization: endpoint, events, signing, status and recent deliveries;
-// a row opens the webhook's page with its delivery log.
+// Every webhook of the organization: endpoint, events (with its filter, order and a running replay),
+// signing, status and recent deliveries; a row opens the webhook's page with its delivery log.
 import { Badge, Group, Stack, Table, Text, Tooltip } from '@mantine/core'
 import { IconLock, IconLockOpen } from '@tabler/icons-react'
 import { Link } from 'react-router'
 import type { Webhook } from '../../api/webhooks.ts'
 import { timeAgo } from '../../components/time.ts'
-import { eventsSummary } from './webhookText.ts'
+import { describeFilter, eventsSummary } from './webhookText.ts'
 
 export function StatusBadge({ webhook }: { webhook: Webhook }) {
   if (webhook.status === 'active') return <Badge color="teal" variant="light">Active</Badge>
@@ -72,7 +72,28 @@ export function WebhooksTable({ webhooks }: { webhooks: Webhook[] }) {
                 </Stack>
               </Table.Td>
               <Table.Td>
-                <Text size="sm">{eventsSummary(w.events)}</Text>
+                <Stack gap={4}>
+                  <Text size="sm">{eventsSummary(w.events)}</Text>
+                  {(w.filter || w.ordering === 'per_record' || w.replay?.status === 'running') && (
+                    <Group gap={4}>
+                      {w.filter && (
+                        <Badge size="xs" variant="light" color="gray" tt="none" title={describeFilter(w.filter)}>
+                          Filtered
+                        </Badge>
+                      )}
+                      {w.ordering === 'per_record' && (
+                        <Badge size="xs" variant="light" color="gray" tt="none">
+                          In order per record
+                        </Badge>
+                      )}
+                      {w.replay?.status === 'running' && (
+                        <Badge size="xs" variant="light" color="blue" tt="none">
+                          Replaying
+                        </Badge>
+                      )}
+                    </Group>
+                  )}
+                </Stack>
               </Table.Td>
               <Table.Td>
                 <StatusBadge webhook={w} />

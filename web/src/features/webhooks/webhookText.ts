@@ -33,6 +33,29 @@ export const DELIVERY_STATUS: Record<Delivery['status'], { label: string; color:
   succeeded: { label: 'Delivered', color: 'teal' },
   pending: { label: 'Retrying', color: 'yellow' },
   failed: { label: 'Failed', color: 'red' },
+  filtered: { label: 'Filtered', color: 'gray' },
+}
+
+type FilterNode = Record<string, unknown>
+const COMPARISON_TEXT: Record<string, string> = { eq: 'is', ne: 'is not', in: 'is one of', gt: '>', gte: '≥', lt: '<', lte: '≤' }
+
+/** A filter in words: "stage is one of closed_won, closed_lost and stage changed". */
+export function describeFilter(filter: FilterNode): string {
+  const part = (f: FilterNode, nested: boolean): string => {
+    const group = (items: FilterNode[], joiner: string) => {
+      const text = items.map((x) => part(x, true)).join(joiner)
+      return nested && items.length > 1 ? `(${text})` : text
+    }
+    if (Array.isArray(f.all)) return group(f.all as FilterNode[], ' and ')
+    if (Array.isArray(f.any)) return group(f.any as FilterNode[], ' or ')
+    if (f.not && typeof f.not === 'object') return `not ${part(f.not as FilterNode, true)}`
+    if (typeof f.changed === 'string') return `${f.changed} changed`
+    const op = Object.keys(f).find((k) => k !== 'field') ?? 'eq'
+    const value = f[op]
+    const shown = Array.isArray(value) ? value.map(String).join(', ') : value === null ? 'empty' : String(value)
+    return `${String(f.field)} ${COMPARISON_TEXT[op] ?? op} ${shown}`
+  }
+  return part(filter, false)
 }
 
 /** How a compact list shows a subscription: "All 18 events", or the entities it covers. */
