@@ -19,7 +19,7 @@ export { countListed, getRecord, listDeleted, listRecords } from './record.servi
 export { listOptionsFrom } from './record-query.ts'
 export { sortFields } from './list-params.ts'
 export { pruneTombstones } from './record-tombstones.ts'
-export { pipelineByStage, type Pipeline, type StageRow } from './opportunities/pipeline.ts'
+export { pipelineByStage, pipelineSummary, type Pipeline, type PipelineSummary, type StageRow, type StageSummary } from './opportunities/pipeline.ts'
 
 // Writes.
 export type { ConvertLeadInput } from './leads/lead-convert.ts'
@@ -57,3 +57,4 @@ export { committedChangeListeners, recordChangeHooks, type RecordAction, type Re
 // The REST routes of records, registered by the app under /api/v1.
 export { recordRoutes } from './record.routes.ts'
 export { specialActionRoutes } from './special-actions.routes.ts'
+export { pipelineRoutes } from './opportunities/pipeline.routes.ts'
