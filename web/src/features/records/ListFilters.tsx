@@ -1,8 +1,9 @@
-// The list page's toolbar: debounced search (q) and a Select per enum/boolean filter field.
+// The list page's toolbar: debounced search (q), a Select per enum/boolean filter field, and
+// whatever else the page adds at its end.
 import { CloseButton, Group, Select, TextInput } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconSearch } from '@tabler/icons-react'
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { humanize, listFilterFields, type RecordKind } from '../../kinds.ts'
 
 interface Props {
@@ -11,9 +12,11 @@ interface Props {
   filters: Record<string, string | undefined>
   onSearch: (q: string) => void
   onFilter: (field: string, value: string | null) => void
+  /** More controls at the end of the toolbar (the range filters). */
+  children?: ReactNode
 }
 
-export function ListFilters({ kind, q, filters, onSearch, onFilter }: Props) {
+export function ListFilters({ kind, q, filters, onSearch, onFilter, children }: Props) {
   const [text, setText] = useState(q)
   const [debounced] = useDebouncedValue(text, 300)
   useEffect(() => {
@@ -54,6 +57,7 @@ export function ListFilters({ kind, q, filters, onSearch, onFilter }: Props) {
           w={170}
         />
       ))}
+      {children}
     </Group>
   )
 }

@@ -3,23 +3,36 @@ import { Anchor, Skeleton, Table, Text } from '@mantine/core'
 import { Link } from 'react-router'
 import { fieldOf, formatDateTime, recordTitle, type CrmRecord, type FieldDef, type RecordKind } from '../../kinds.ts'
 import { FieldValue } from './FieldValue.tsx'
+import { SortableTh, type SortControl } from '../lists/SortableTh.tsx'
 
 function columnsOf(kind: RecordKind, names: string[]): FieldDef[] {
   return names.map((n) => fieldOf(kind, n)).filter((f): f is FieldDef => Boolean(f))
 }
 
-export function RecordTable({ kind, columns, records }: { kind: RecordKind; columns: string[]; records: CrmRecord[] }) {
+/** The field the title column sorts by: a sortable title field, or a person's last name. */
+function titleSortField(kind: RecordKind, control: SortControl | undefined): string | undefined {
+  if (!control) return undefined
+  return kind.titleFields.find((f) => control.sortable.has(f)) ?? (control.sortable.has('last_name') ? 'last_name' : undefined)
+}
+
+export function RecordTable({ kind, columns, records, sort }: { kind: RecordKind; columns: string[]; records: CrmRecord[]; sort?: SortControl }) {
   const fields = columnsOf(kind, columns)
   return (
     <Table.ScrollContainer minWidth={720}>
       <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="md">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>{kind.name === 'contact' || kind.name === 'lead' ? 'Name' : fieldOf(kind, kind.titleFields[0]!)?.label}</Table.Th>
+            <SortableTh field={titleSortField(kind, sort)} control={sort}>
+              {kind.name === 'contact' || kind.name === 'lead' ? 'Name' : fieldOf(kind, kind.titleFields[0]!)?.label}
+            </SortableTh>
             {fields.map((f) => (
-              <Table.Th key={f.name}>{f.label}</Table.Th>
+              <SortableTh key={f.name} field={f.name} control={sort}>
+                {f.label}
+              </SortableTh>
             ))}
-            <Table.Th>Created</Table.Th>
+            <SortableTh field="created_at" control={sort}>
+              Created
+            </SortableTh>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
