@@ -37,15 +37,20 @@ function Comment({ comment, myId, myName }: { comment: CrmRecord; myId?: string;
   )
 }
 
-export function CaseComments({ caseId }: { caseId: string }) {
-  const me = useMe()
-  const client = useQueryClient()
-  const thread = useInfiniteQuery({
+/** The thread, oldest first; its first page also gives the record page's Comments tab its count. */
+export function useCaseThread(caseId: string) {
+  return useInfiniteQuery({
     queryKey: commentsKey(caseId),
     queryFn: ({ pageParam }): Promise<Page<CrmRecord>> => call(() => cairn.GET('/api/v1/cases/{id}/comments', { params: { path: { id: caseId }, query: { limit: 50, cursor: pageParam } } })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
   })
+}
+
+export function CaseComments({ caseId }: { caseId: string }) {
+  const me = useMe()
+  const client = useQueryClient()
+  const thread = useCaseThread(caseId)
   const [body, setBody] = useState('')
   const [isPublic, setIsPublic] = useState(false)
   const add = useMutation({
@@ -54,6 +59,7 @@ export function CaseComments({ caseId }: { caseId: string }) {
       setBody('')
       setIsPublic(false)
       void client.invalidateQueries({ queryKey: commentsKey(caseId) })
+      void client.invalidateQueries({ queryKey: ['timeline', 'case', caseId] })
     },
   })
   const comments = thread.data?.pages.flatMap((p) => p.data) ?? []

@@ -1,7 +1,7 @@
 // A record's fields as a two-column description grid per section, plus custom fields and the
 // import note. Empty sections are left out.
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core'
-import type { ReactNode } from 'react'
+import { createContext, useContext, type ReactNode } from 'react'
 import { formatDateTime, type CrmRecord, type RecordKind } from '../../kinds.ts'
 import { fieldGroups } from './fieldGroups.ts'
 import { FieldValue } from './FieldValue.tsx'
@@ -18,17 +18,21 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function Section({ title, children, wide }: { title: string; children: ReactNode; wide?: boolean }) {
+  const compact = useContext(Compact)
   return (
     <Paper withBorder p="lg" radius="md" shadow="xs">
       <Title order={4} mb="md">
         {title}
       </Title>
-      <SimpleGrid component="dl" cols={wide ? 1 : { base: 1, sm: 2 }} spacing="lg" verticalSpacing="md" m={0}>
+      <SimpleGrid component="dl" cols={wide || compact ? 1 : { base: 1, sm: 2 }} spacing="lg" verticalSpacing="md" m={0}>
         {children}
       </SimpleGrid>
     </Paper>
   )
 }
+
+/** One column per section: the details sit in a side column beside the record's tabs. */
+const Compact = createContext(false)
 
 function display(value: unknown): string {
   if (value === null || value === undefined) return '—'
@@ -36,7 +40,7 @@ function display(value: unknown): string {
   return String(value)
 }
 
-export function RecordDetails({ kind, record, hide = [] }: { kind: RecordKind; record: CrmRecord; hide?: string[] }) {
+export function RecordDetails({ kind, record, hide = [], compact = false }: { kind: RecordKind; record: CrmRecord; hide?: string[]; compact?: boolean }) {
   const custom = Object.entries(record.custom_fields ?? {})
   const groups = fieldGroups(kind)
     .map((g) => ({
@@ -47,6 +51,7 @@ export function RecordDetails({ kind, record, hide = [] }: { kind: RecordKind; r
     // Tracking and long-text sections only when something is in them.
     .filter((g) => g.fields.length > 0 && (g.title === 'Details' || g.fields.some((f) => record[f.name] != null && record[f.name] !== '')))
   return (
+    <Compact.Provider value={compact}>
     <Stack gap="md">
       {groups.map((g) => (
         <Section key={g.title} title={g.title} wide={g.wide}>
@@ -73,5 +78,6 @@ export function RecordDetails({ kind, record, hide = [] }: { kind: RecordKind; r
         {record.src_id ? ` · Imported, source id ${record.src_id}` : ''}
       </Text>
     </Stack>
+    </Compact.Provider>
   )
 }

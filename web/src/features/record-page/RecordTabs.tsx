@@ -1,0 +1,97 @@
+// The record page's tabs: the timeline, a case's comment thread, and one tab per kind of related
+// record with its exact count (GET /{kind}/count?<reference>=<id>). The open tab is `?tab=` in
+// the URL, so a link opens it.
+import { Badge, Tabs } from '@mantine/core'
+import { IconHistory, IconMessageCircle } from '@tabler/icons-react'
+import { useSearchParams } from 'react-router'
+import { kindUiByName, type RecordKind } from '../../kinds.ts'
+import { CaseComments, useCaseThread } from '../cases/CaseComments.tsx'
+import { formatCount, useRecordCount } from '../records/useRecordCount.ts'
+import { RelatedList } from './RelatedList.tsx'
+import { relationsTo, type Relation } from './relations.ts'
+import { RecordTimeline } from './timeline/RecordTimeline.tsx'
+
+function CountBadge({ value, more = false }: { value: number | undefined; more?: boolean }) {
+  if (value === undefined) return null
+  return (
+    <Badge size="sm" variant="light" color={value === 0 ? 'gray' : undefined} radius="sm" aria-label={`${value}${more ? ' or more' : ''}`}>
+      {formatCount(value)}
+      {more ? '+' : ''}
+    </Badge>
+  )
+}
+
+function useRelationCount(relation: Relation, id: string) {
+  return useRecordCount(relation.kind, { [relation.field.name]: id })
+}
+
+function RelationTab({ relation, id }: { relation: Relation; id: string }) {
+  const count = useRelationCount(relation, id)
+  const Icon = kindUiByName(relation.kind.name)?.icon
+  return (
+    <Tabs.Tab value={relation.key} leftSection={Icon ? <Icon size={16} stroke={1.6} /> : undefined} rightSection={<CountBadge value={count.data?.count} />}>
+      {relation.heading}
+    </Tabs.Tab>
+  )
+}
+
+function RelationPanel({ relation, id }: { relation: Relation; id: string }) {
+  const count = useRelationCount(relation, id)
+  return <RelatedList relation={relation} id={id} total={count.data?.count} />
+}
+
+function CommentsTab({ caseId }: { caseId: string }) {
+  const thread = useCaseThread(caseId)
+  const first = thread.data?.pages[0]
+  return (
+    <Tabs.Tab value="comments" leftSection={<IconMessageCircle size={16} stroke={1.6} />} rightSection={<CountBadge value={thread.data?.pages.reduce((n, p) => n + p.data.length, 0)} more={Boolean(thread.hasNextPage && first)} />}>
+      Comments
+    </Tabs.Tab>
+  )
+}
+
+export function RecordTabs({ kind, id }: { kind: RecordKind; id: string }) {
+  const relations = relationsTo(kind)
+  const isCase = kind.name === 'case'
+  const [params, setParams] = useSearchParams()
+  const values = ['timeline', ...(isCase ? ['comments'] : []), ...relations.map((r) => r.key)]
+  const asked = params.get('tab')
+  // A case opens on its thread: that is where its work happens.
+  const tab = asked && values.includes(asked) ? asked : isCase ? 'comments' : 'timeline'
+  const select = (value: string | null) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev)
+        next.set('tab', value ?? 'timeline')
+        return next
+      },
+      { replace: true, preventScrollReset: true },
+    )
+
+  return (
+    <Tabs value={tab} onChange={select} keepMounted={false} variant="outline" radius="md">
+      <Tabs.List>
+        {isCase && <CommentsTab caseId={id} />}
+        <Tabs.Tab value="timeline" leftSection={<IconHistory size={16} stroke={1.6} />}>
+          Timeline
+        </Tabs.Tab>
+        {relations.map((r) => (
+          <RelationTab key={r.key} relation={r} id={id} />
+        ))}
+      </Tabs.List>
+      <Tabs.Panel value="timeline" pt="md">
+        <RecordTimeline kind={kind} id={id} />
+      </Tabs.Panel>
+      {isCase && (
+        <Tabs.Panel value="comments" pt="md">
+          <CaseComments caseId={id} />
+        </Tabs.Panel>
+      )}
+      {relations.map((r) => (
+        <Tabs.Panel key={r.key} value={r.key} pt="md">
+          <RelationPanel relation={r} id={id} />
+        </Tabs.Panel>
+      ))}
+    </Tabs>
+  )
+}
