@@ -7,9 +7,35 @@ import { Link } from 'react-router'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { humanize } from '../../kinds.ts'
 import { formatMoney } from '../pipeline/stageTotals.ts'
-import { usePipelineSummary } from '../pipeline/usePipeline.ts'
+import { usePipelineSummary, type PipelineSummary } from '../pipeline/usePipeline.ts'
 
 const COLORS = ['teal.6', 'blue.6', 'violet.6', 'orange.6', 'pink.6']
+
+const CLOSED = new Set(['closed_won', 'closed_lost'])
+
+/** Open pipeline and won so far, in one currency. */
+function Headline({ summary, currency }: { summary: PipelineSummary; currency: string | null }) {
+  const sum = (keep: (stage: string | null) => boolean) =>
+    summary.stages.filter((s) => keep(s.stage)).reduce((n, s) => n + (s.amounts ?? []).reduce((m, a) => m + Number(a.total), 0), 0)
+  const figures = [
+    { label: 'Open pipeline', value: sum((s) => !CLOSED.has(s ?? '')) },
+    { label: 'Won', value: sum((s) => s === 'closed_won') },
+  ]
+  return (
+    <>
+      {figures.map((f) => (
+        <div key={f.label}>
+          <Text size="xs" c="dimmed" fw={500}>
+            {f.label}
+          </Text>
+          <Text fw={700} size="lg" lh={1.2}>
+            {formatMoney(f.value, currency)}
+          </Text>
+        </div>
+      ))}
+    </>
+  )
+}
 
 export function PipelineChart() {
   const pipeline = usePipelineSummary()
@@ -24,7 +50,8 @@ export function PipelineChart() {
   const series = visible
     ? currencies.map((c, i) => ({ name: c || 'amount', label: c || 'Amount', color: COLORS[i % COLORS.length]! }))
     : [{ name: 'count', label: 'Opportunities', color: 'teal.6' }]
-  const single = currencies.length === 1 ? currencies[0] || null : null
+  // One currency: totals add up, and the axis and headline can say which.
+  const single = currencies.length === 1 ? currencies[0] || null : currencies.length === 0 ? null : undefined
 
   return (
     <Paper withBorder radius="md" shadow="xs" p="lg">
@@ -36,9 +63,12 @@ export function PipelineChart() {
             {summary ? ` · ${summary.total_count.toLocaleString()} opportunities` : ''}
           </Text>
         </div>
-        <Anchor component={Link} to="/pipeline" size="sm">
-          Open the board
-        </Anchor>
+        <Group gap="xl" align="flex-start">
+          {visible && single !== undefined && summary && <Headline summary={summary} currency={single} />}
+          <Anchor component={Link} to="/pipeline" size="sm">
+            Open the board
+          </Anchor>
+        </Group>
       </Group>
       {pipeline.isPending ? (
         <Skeleton height={260} />
@@ -56,7 +86,7 @@ export function PipelineChart() {
           series={series}
           type={series.length > 1 ? 'stacked' : 'default'}
           withLegend={series.length > 1}
-          valueFormatter={(v) => (visible ? formatMoney(v, single) : v.toLocaleString())}
+          valueFormatter={(v) => (visible ? formatMoney(v, single ?? null) : v.toLocaleString())}
           tickLine="y"
         />
       )}

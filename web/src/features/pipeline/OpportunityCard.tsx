@@ -5,8 +5,9 @@ import { Anchor, Group, Paper, Stack, Text } from '@mantine/core'
 import { IconCalendar } from '@tabler/icons-react'
 import { Link } from 'react-router'
 import { opportunityKind } from '../../../../src/records/kinds/opportunity.kind.ts'
-import { formatDate, formatDecimal, humanize, recordTitle, type CrmRecord } from '../../kinds.ts'
+import { formatDate, humanize, recordTitle, type CrmRecord } from '../../kinds.ts'
 import { ReferenceLink } from '../records/ReferenceLink.tsx'
+import { formatMoney } from './stageTotals.ts'
 
 export function CardContent({ card, overlay = false }: { card: CrmRecord; overlay?: boolean }) {
   const title = recordTitle(opportunityKind, card)
@@ -28,7 +29,7 @@ export function CardContent({ card, overlay = false }: { card: CrmRecord; overla
       )}
       <Group justify="space-between" gap="xs">
         <Text size="sm" fw={500}>
-          {card.amount != null ? formatDecimal(String(card.amount), card.currency) : ''}
+          {card.amount != null ? formatMoney(Number(card.amount), typeof card.currency === 'string' ? card.currency : null) : ''}
         </Text>
         {typeof card.close_date === 'string' && (
           <Group gap={4} c="dimmed">

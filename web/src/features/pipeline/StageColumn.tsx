@@ -22,9 +22,12 @@ export function StageColumn({ stage, summary, movingId }: { stage: string; summa
       data-stage={stage}
       radius="md"
       p="xs"
-      bg={isOver ? `var(--mantine-color-${color}-light)` : 'var(--mantine-color-gray-0)'}
+      withBorder
+      bg={isOver ? `var(--mantine-color-${color}-light)` : 'var(--mantine-color-gray-1)'}
       style={{
-        flex: '0 0 264px',
+        flex: '0 0 236px',
+        // Tall enough to drop on anywhere, however few cards a stage has.
+        minHeight: 'calc(100vh - 250px)',
         display: 'flex',
         flexDirection: 'column',
         borderTop: `3px solid var(--mantine-color-${color}-filled)`,
@@ -45,14 +48,14 @@ export function StageColumn({ stage, summary, movingId }: { stage: string; summa
           {summary?.amounts ? formatAmounts(summary.amounts) : summary ? '\u00a0' : ''}
         </Text>
       </Stack>
-      <ScrollArea.Autosize mah="calc(100vh - 280px)" type="hover" offsetScrollbars>
+      <ScrollArea.Autosize mah="calc(100vh - 330px)" type="hover" offsetScrollbars>
         <Stack gap="xs" p={2} mih={120}>
           {column.isPending ? (
             [0, 1].map((i) => <Skeleton key={i} height={84} radius="md" />)
           ) : column.isError ? (
             <ErrorState title="Could not load" error={column.error} onRetry={() => void column.refetch()} />
           ) : cards.length === 0 ? (
-            <Text size="xs" c="dimmed" ta="center" py="lg" style={{ border: '1px dashed var(--mantine-color-default-border)', borderRadius: 8 }}>
+            <Text size="xs" c="dimmed" ta="center" py="lg" style={{ border: '1px dashed var(--mantine-color-gray-4)', borderRadius: 8 }}>
               No opportunities
             </Text>
           ) : (

@@ -28,6 +28,7 @@ function useRelationCount(relation: Relation, id: string) {
 function RelationTab({ relation, id }: { relation: Relation; id: string }) {
   const count = useRelationCount(relation, id)
   const Icon = kindUiByName(relation.kind.name)?.icon
+  if (relation.optional && count.data?.count !== undefined && count.data.count === 0) return null
   return (
     <Tabs.Tab value={relation.key} leftSection={Icon ? <Icon size={16} stroke={1.6} /> : undefined} rightSection={<CountBadge value={count.data?.count} />}>
       {relation.heading}
@@ -69,7 +70,7 @@ export function RecordTabs({ kind, id }: { kind: RecordKind; id: string }) {
     )
 
   return (
-    <Tabs value={tab} onChange={select} keepMounted={false} variant="outline" radius="md">
+    <Tabs value={tab} onChange={select} keepMounted={false}>
       <Tabs.List>
         {isCase && <CommentsTab caseId={id} />}
         <Tabs.Tab value="timeline" leftSection={<IconHistory size={16} stroke={1.6} />}>

@@ -45,7 +45,7 @@ export function RelatedList({ relation, id, total }: { relation: Relation; id: s
         </EmptyState>
       ) : (
         <>
-          <RecordTable kind={kind} columns={columns} records={records} />
+          <RecordTable kind={kind} columns={columns} records={records} withCreated={false} />
           {list.hasNextPage && (
             <Center py="sm">
               <Button variant="default" size="xs" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>

@@ -12,6 +12,8 @@ export interface Relation {
   heading: string
   /** Table columns after the title: the kind's own, less the reference to this record. */
   columns: string[]
+  /** A rare link (child accounts): its tab only appears once there is one. */
+  optional: boolean
 }
 
 /** Tab order: people and deals before the service and the log. */
@@ -29,6 +31,7 @@ export function relationsTo(kind: RecordKind): Relation[] {
         key: child ? 'child-accounts' : ui.kind.path,
         heading: child ? 'Child accounts' : ui.kind.labelPlural,
         columns: ui.columns.filter((c) => c !== field.name),
+        optional: child,
       })
     }
   }

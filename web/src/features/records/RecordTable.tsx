@@ -15,10 +15,10 @@ function titleSortField(kind: RecordKind, control: SortControl | undefined): str
   return kind.titleFields.find((f) => control.sortable.has(f)) ?? (control.sortable.has('last_name') ? 'last_name' : undefined)
 }
 
-export function RecordTable({ kind, columns, records, sort }: { kind: RecordKind; columns: string[]; records: CrmRecord[]; sort?: SortControl }) {
+export function RecordTable({ kind, columns, records, sort, withCreated = true }: { kind: RecordKind; columns: string[]; records: CrmRecord[]; sort?: SortControl; withCreated?: boolean }) {
   const fields = columnsOf(kind, columns)
   return (
-    <Table.ScrollContainer minWidth={720}>
+    <Table.ScrollContainer minWidth={withCreated ? 720 : 560}>
       <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="md">
         <Table.Thead>
           <Table.Tr>
@@ -30,9 +30,11 @@ export function RecordTable({ kind, columns, records, sort }: { kind: RecordKind
                 {f.label}
               </SortableTh>
             ))}
-            <SortableTh field="created_at" control={sort}>
-              Created
-            </SortableTh>
+            {withCreated && (
+              <SortableTh field="created_at" control={sort}>
+                Created
+              </SortableTh>
+            )}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -48,11 +50,13 @@ export function RecordTable({ kind, columns, records, sort }: { kind: RecordKind
                   <FieldValue field={f} record={record} />
                 </Table.Td>
               ))}
-              <Table.Td>
-                <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                  {formatDateTime(record.created_at)}
-                </Text>
-              </Table.Td>
+              {withCreated && (
+                <Table.Td>
+                  <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    {formatDateTime(record.created_at)}
+                  </Text>
+                </Table.Td>
+              )}
             </Table.Tr>
           ))}
         </Table.Tbody>

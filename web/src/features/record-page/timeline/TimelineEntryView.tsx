@@ -2,6 +2,7 @@
 // or a change (what changed, old value struck through, new value).
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core'
 import { Link } from 'react-router'
+import { useMe } from '../../../api/queries.ts'
 import { kindsByName } from '../../../../../src/records/kinds/index.ts'
 import { badgeColor, formatDate, formatDateTime, humanize } from '../../../kinds.ts'
 import { FieldValue } from '../../records/FieldValue.tsx'
@@ -60,6 +61,7 @@ export function entryTitle(entry: TimelineEntry, described: DescribedEvent | und
 }
 
 export function TimelineEntryBody({ entry, described, at }: { entry: TimelineEntry; described: DescribedEvent | undefined; at: string }) {
+  const me = useMe()
   if (entry.type === 'activity') {
     const r = entry.record
     const activity = kindsByName.activity
@@ -85,7 +87,8 @@ export function TimelineEntryBody({ entry, described, at }: { entry: TimelineEnt
     )
   }
   if (entry.type === 'comment') {
-    const author = (entry.record.author_name as string | null) ?? 'Team member'
+    const mine = me.data?.user && entry.record.author_user_id === me.data.user.id ? me.data.user.name : null
+    const author = mine ?? (entry.record.author_name as string | null) ?? 'Team member'
     return (
       <Stack gap={2}>
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }} lineClamp={6}>
