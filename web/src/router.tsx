@@ -28,7 +28,7 @@ export const router = createBrowserRouter(
         { path: 'migration', element: <MigrationsPage /> },
         { path: 'migration/new', element: <NewMigrationPage /> },
         { path: 'migration/:id', element: <MigrationWizardPage /> },
-        { path: 'pipeline', element: <PipelineBoardPage /> },
+        { path: 'pipeline', element: <PipelineBoardPage />, handle: { fullWidth: true } },
         { path: ':kindPath', element: <RecordListPage /> },
         { path: ':kindPath/new', element: <CreateRecordPage /> },
         { path: ':kindPath/:id', element: <RecordPage /> },

@@ -3,7 +3,7 @@
 import { AppShell, Burger, Center, Group, Loader, Text, ThemeIcon } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { IconStack2 } from '@tabler/icons-react'
-import { Link, Outlet, useLocation } from 'react-router'
+import { Link, Outlet, useLocation, useMatches } from 'react-router'
 import { useEffect } from 'react'
 import { useMe } from '../api/queries.ts'
 import { ErrorState } from '../components/ErrorState.tsx'
@@ -15,6 +15,8 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure()
   const me = useMe()
   const location = useLocation()
+  // Pages that need the whole width (the pipeline board's columns) say so in their route's handle.
+  const fullWidth = useMatches().some((m) => (m.handle as { fullWidth?: boolean } | undefined)?.fullWidth)
   useEffect(() => close(), [location.pathname, close])
 
   return (
@@ -49,7 +51,7 @@ export function AppLayout() {
         ) : me.isError ? (
           <ErrorState title="Could not load your account" error={me.error} onRetry={() => void me.refetch()} />
         ) : (
-          <div style={{ maxWidth: 1200, margin: '0 auto' }}>
+          <div style={{ maxWidth: fullWidth ? undefined : 1200, margin: '0 auto' }}>
             <Outlet />
           </div>
         )}

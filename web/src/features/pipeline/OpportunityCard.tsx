@@ -1,8 +1,10 @@
 // A card on the pipeline board: the opportunity's name (a link), account, amount and close date.
-// The whole card is the drag handle (mouse, touch, or focus and Space); the name stays a link.
+// The whole card is the drag handle (mouse, touch, or focus and Space); the name stays a link,
+// since a drag only starts after a few pixels of travel.
 import { useDraggable } from '@dnd-kit/core'
 import { Anchor, Group, Paper, Stack, Text } from '@mantine/core'
 import { IconCalendar } from '@tabler/icons-react'
+import type { DragEvent } from 'react'
 import { Link } from 'react-router'
 import { opportunityKind } from '../../../../src/records/kinds/opportunity.kind.ts'
 import { formatDate, humanize, recordTitle, type CrmRecord } from '../../kinds.ts'
@@ -18,12 +20,12 @@ export function CardContent({ card, overlay = false }: { card: CrmRecord; overla
           {title}
         </Text>
       ) : (
-        <Anchor component={Link} to={`/${opportunityKind.path}/${card.id}`} size="sm" fw={600} lineClamp={2} c="var(--mantine-color-text)" onPointerDown={(e) => e.stopPropagation()}>
+        <Anchor component={Link} to={`/${opportunityKind.path}/${card.id}`} size="sm" fw={600} lineClamp={2} c="var(--mantine-color-text)">
           {title}
         </Anchor>
       )}
       {typeof card.account_id === 'string' && !overlay && (
-        <div onPointerDown={(e) => e.stopPropagation()}>
+        <div>
           <ReferenceLink kindName="account" id={card.account_id} />
         </div>
       )}
@@ -51,6 +53,8 @@ export function OpportunityCard({ card, stage, moving }: { card: CrmRecord; stag
       {...listeners}
       aria-label={`${recordTitle(opportunityKind, card)}, ${humanize(stage)}`}
       data-card={card.id}
+      // Links inside would start the browser's own drag of a URL, which ends the pointer drag.
+      onDragStart={(e: DragEvent) => e.preventDefault()}
       withBorder
       radius="md"
       p="sm"

@@ -20,6 +20,7 @@ export function StageColumn({ stage, summary, movingId }: { stage: string; summa
       component="section"
       aria-label={`${humanize(stage)} stage`}
       data-stage={stage}
+      data-over={isOver || undefined}
       radius="md"
       p="xs"
       withBorder

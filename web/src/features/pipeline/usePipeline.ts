@@ -14,7 +14,7 @@ export const summaryKey = ['records', opportunityKind.path, 'pipeline-summary'] 
 export const columnKey = (stage: string) => ['records', opportunityKind.path, 'list', { board: stage }] as const
 
 export function usePipelineSummary() {
-  return useQuery({ queryKey: summaryKey, queryFn: () => call(() => cairn.GET('/api/v1/opportunities/pipeline')), staleTime: 15_000 })
+  return useQuery({ queryKey: summaryKey, queryFn: () => call(() => cairn.GET('/api/v1/opportunities/pipeline')) })
 }
 
 export function useStageColumn(stage: string) {
