@@ -64,7 +64,7 @@ export function PipelineChart() {
           </Text>
         </div>
         <Group gap="xl" align="flex-start">
-          {visible && single !== undefined && summary && <Headline summary={summary} currency={single} />}
+          {visible && currencies.length === 1 && summary && <Headline summary={summary} currency={single ?? null} />}
           <Anchor component={Link} to="/pipeline" size="sm">
             Open the board
           </Anchor>

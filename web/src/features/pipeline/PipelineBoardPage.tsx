@@ -16,8 +16,8 @@ import {
   type DragEndEvent,
   type DragStartEvent,
 } from '@dnd-kit/core'
-import { Alert, Badge, Button, Group, Paper, Text } from '@mantine/core'
-import { IconAlertCircle, IconList, IconPlus } from '@tabler/icons-react'
+import { Alert, Badge, Button, EmptyState, Group, Paper, Text } from '@mantine/core'
+import { IconAlertCircle, IconList, IconPlus, IconTargetArrow } from '@tabler/icons-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { OPPORTUNITY_STAGES, opportunityKind } from '../../../../src/records/kinds/opportunity.kind.ts'
@@ -96,7 +96,24 @@ export function PipelineBoardPage() {
           </>
         }
       />
-      {summary.data && (
+      {summary.data?.total_count === 0 && (
+        <Paper withBorder radius="md" shadow="xs" mb="md">
+          <EmptyState
+            py={40}
+            icon={<IconTargetArrow size={26} />}
+            variant="light"
+            title="Your pipeline is empty"
+            description="Opportunities you create, convert from leads or import show up here, one column per stage."
+          >
+            <EmptyState.Actions>
+              <Button component={Link} to={`/${opportunityKind.path}/new`} leftSection={<IconPlus size={16} />}>
+                New opportunity
+              </Button>
+            </EmptyState.Actions>
+          </EmptyState>
+        </Paper>
+      )}
+      {summary.data && summary.data.total_count > 0 && (
         <Text size="sm" c="dimmed" mb="md" mt={-8}>
           {summary.data.amounts_visible ? `Open pipeline ${formatAmounts(open.flatMap((s) => s.amounts ?? []).reduce(sumByCurrency, []))}. ` : 'Amounts are hidden: reading them needs the erp:read scope. '}
           Drag a card to change its stage, or focus it and press Space, then the arrow keys.
@@ -108,22 +125,25 @@ export function PipelineBoardPage() {
         </Alert>
       )}
       {summary.isError && <ErrorState title="Could not load the pipeline totals" error={summary.error} onRetry={() => void summary.refetch()} />}
-      <DndContext sensors={sensors} collisionDetection={collision} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setDragging(null)} accessibility={{ announcements }}>
-        <Paper bg="transparent" style={{ overflowX: 'auto' }} pb="sm">
-          <Group align="stretch" gap="sm" wrap="nowrap" aria-label="Pipeline board" role="group">
-            {stages.map((stage) => (
-              <StageColumn key={stage} stage={stage} summary={summary.data?.stages.find((s) => s.stage === stage)} movingId={move.isPending ? move.variables.card.id : null} />
-            ))}
-          </Group>
-        </Paper>
-        <DragOverlay dropAnimation={null}>
-          {dragging ? (
-            <Paper withBorder radius="md" p="sm" shadow="lg" style={{ cursor: 'grabbing', transform: 'rotate(2deg)' }}>
-              <CardContent card={dragging} overlay />
-            </Paper>
-          ) : null}
-        </DragOverlay>
-      </DndContext>
+      {/* Nothing to drag until there is an opportunity. */}
+      {summary.data?.total_count !== 0 && (
+        <DndContext sensors={sensors} collisionDetection={collision} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setDragging(null)} accessibility={{ announcements }}>
+          <Paper bg="transparent" style={{ overflowX: 'auto' }} pb="sm">
+            <Group align="stretch" gap="sm" wrap="nowrap" aria-label="Pipeline board" role="group">
+              {stages.map((stage) => (
+                <StageColumn key={stage} stage={stage} summary={summary.data?.stages.find((s) => s.stage === stage)} movingId={move.isPending ? move.variables.card.id : null} />
+              ))}
+            </Group>
+          </Paper>
+          <DragOverlay dropAnimation={null}>
+            {dragging ? (
+              <Paper withBorder radius="md" p="sm" shadow="lg" style={{ cursor: 'grabbing', transform: 'rotate(2deg)' }}>
+                <CardContent card={dragging} overlay />
+              </Paper>
+            ) : null}
+          </DragOverlay>
+        </DndContext>
+      )}
     </>
   )
 }

@@ -41,7 +41,7 @@ export function StageColumn({ stage, summary, movingId }: { stage: string; summa
           <Text fw={600} size="sm">
             {humanize(stage)}
           </Text>
-          <Badge variant="light" color={color} radius="sm" aria-label={`${summary?.count ?? 0} opportunities`}>
+          <Badge variant="light" color={summary?.count ? color : 'gray'} radius="sm" aria-label={`${summary?.count ?? 0} opportunities`}>
             {summary ? formatCount(summary.count) : '…'}
           </Badge>
         </Group>
