@@ -5,9 +5,11 @@
  *  2. deliveries per second: 10,000 changes queued while no process delivers (SERVICE_ROLE=web),
  *     then one `worker` process drains them; beside it, a bare Node HTTP client posting the same
  *     bodies to the same receiver with the same concurrency (the ceiling of this machine);
- *  3. commit-to-receipt latency p50/p99 at a steady 200 changes per second.
+ *  3. commit-to-receipt latency p50/p99 at a steady STEADY_RATE changes per second (default 1,000);
+ *  4. the change feed: events per second read through GET /api/v1/events (pages of 1,000, one and
+ *     four readers), beside the same statement run directly with node-postgres.
  *
- *   npm run bench:webhooks          (BENCH_SECONDS=8 per write-throughput round)
+ *   npm run bench:webhooks          (BENCH_SECONDS=8 per write-throughput round; BENCH_PHASES=1,2,3,4)
  */
 import fs from 'node:fs'
 import http from 'node:http'
@@ -27,7 +29,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 const CHANGES = 10_000
 const CONCURRENCY = 64
 // BENCH_PHASES=3 runs only the latency phase, for instance.
-const PHASES = new Set((process.env.BENCH_PHASES ?? '1,2,3').split(',').map(Number))
+const PHASES = new Set((process.env.BENCH_PHASES ?? '1,2,3,4').split(',').map(Number))
+const STEADY_RATE = Number(process.env.STEADY_RATE ?? 1000)
+const STEADY_SECONDS = 20
 
 interface Receiver {
   url: string
@@ -170,6 +174,7 @@ async function main() {
   // 2. Delivery throughput: queue 10,000 with no deliverer, then one worker drains them.
   if (PHASES.has(2)) await deliveryThroughput(env, headers, receiver, pending, sql)
   if (PHASES.has(3)) await steadyLatency(env, headers, receiver)
+  if (PHASES.has(4)) await feedReads(env, headers, sql, orgId)
   await sql.end()
   receiver.close()
 }
@@ -194,18 +199,18 @@ async function deliveryThroughput(env: Record<string, string>, headers: Record<s
 
 }
 
-/** Latency at a steady 200 changes/s (open loop: requests go out on schedule, whatever the answers). */
+/** Latency at a steady rate (open loop: requests go out on schedule, whatever the answers). */
 async function steadyLatency(env: Record<string, string>, headers: Record<string, string>, receiver: Receiver) {
   const service = await startServiceProcess(env, 3713)
   service.child.stdout!.pipe(fs.createWriteStream(path.join(os.tmpdir(), 'cairn-bench-webhooks-latency.log')))
   receiver.reset()
-  const total = 200 * 20
+  const total = STEADY_RATE * STEADY_SECONDS
   let issued = 0
   const t0 = performance.now()
   const inflight: Promise<unknown>[] = []
   await new Promise<void>((resolve) => {
     const tick = setInterval(() => {
-      const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * 200))
+      const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * STEADY_RATE))
       while (issued < due) {
         issued++
         inflight.push(fetch(`${service.url}/api/v1/accounts`, { method: 'POST', headers, body: JSON.stringify({ name: `Steady ${issued}` }) }).then((r) => r.arrayBuffer()))
@@ -218,8 +223,49 @@ async function steadyLatency(env: Record<string, string>, headers: Record<string
   })
   await Promise.all(inflight)
   await until(() => receiver.count >= total, 60_000, 'the steady-rate deliveries')
-  console.log(`\n3. Commit-to-receipt latency at 200 changes/s for 20 s (${fmt(receiver.latencies.length)} deliveries, one process writing and delivering)`)
+  console.log(`\n3. Commit-to-receipt latency at ${STEADY_RATE} changes/s for ${STEADY_SECONDS} s (${fmt(receiver.latencies.length)} deliveries, one process writing and delivering)`)
   console.log(`   p50 ${fmt(percentile(receiver.latencies, 50))} ms   p99 ${fmt(percentile(receiver.latencies, 99))} ms   max ${fmt(Math.max(...receiver.latencies))} ms`)
+  await service.stop()
+}
+
+/** Reads the whole journal page by page, as a feed reader does; answers events per second. */
+async function readWholeFeed(read: (after: number) => Promise<{ count: number; nextAfter: number; hasMore: boolean }>): Promise<{ events: number; seconds: number }> {
+  const t0 = performance.now()
+  let after = 0
+  let events = 0
+  for (;;) {
+    const page = await read(after)
+    events += page.count
+    after = page.nextAfter
+    if (!page.hasMore) break
+  }
+  return { events, seconds: (performance.now() - t0) / 1000 }
+}
+
+/** 4. The change feed's read speed: the API against its own statement run directly. */
+async function feedReads(env: Record<string, string>, headers: Record<string, string>, sql: pg.Client, orgId: string) {
+  const service = await startServiceProcess({ ...env, SERVICE_ROLE: 'all' }, 3714)
+  await until(async () => Number((await sql.query(`SELECT count(*) AS n FROM events WHERE seq IS NULL`)).rows[0].n) === 0, 60_000, 'the journal to be numbered')
+  const viaApi = (after: number) =>
+    fetch(`${service.url}/api/v1/events?after=${after}&limit=1000`, { headers })
+      .then((r) => r.json() as Promise<{ data: unknown[]; next_after: number; has_more: boolean }>)
+      .then((p) => ({ count: p.data.length, nextAfter: p.next_after, hasMore: p.has_more }))
+  const direct = (after: number) =>
+    sql
+      .query({ name: 'feed-bench', text: 'SELECT seq, body FROM events WHERE org_id = $1 AND seq > $2 ORDER BY seq LIMIT 1001', values: [orgId, after] })
+      .then((r) => ({ count: Math.min(r.rows.length, 1000), nextAfter: Number(r.rows[Math.min(r.rows.length, 1000) - 1]?.seq ?? after), hasMore: r.rows.length > 1000 }))
+  await readWholeFeed(viaApi) // warm-up
+  const rounds: Array<{ api: number; raw: number; four: number }> = []
+  for (let round = 0; round < 3; round++) {
+    const raw = await readWholeFeed(direct)
+    const api = await readWholeFeed(viaApi)
+    const t0 = performance.now()
+    const parallel = await Promise.all([0, 1, 2, 3].map(() => readWholeFeed(viaApi)))
+    const four = parallel.reduce((sum, r) => sum + r.events, 0) / ((performance.now() - t0) / 1000)
+    rounds.push({ api: api.events / api.seconds, raw: raw.events / raw.seconds, four })
+    if (round === 0) console.log(`\n4. Change feed reads: ${fmt(api.events)} events, GET /api/v1/events?limit=1000 page by page (session cookie)`)
+  }
+  for (const r of rounds) console.log(`   one reader: ${fmt(r.api)} events/s   four readers: ${fmt(r.four)} events/s   same statement direct (node-postgres, one reader): ${fmt(r.raw)} events/s   ratio ${fmt(r.api / r.raw, 2)}`)
   await service.stop()
 }
 

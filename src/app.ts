@@ -19,6 +19,7 @@ import { authenticate } from './http/auth.ts'
 import { registerIdempotency } from './http/idempotency/idempotency.hooks.ts'
 import rateLimitPlugin from './http/rate-limit/rate-limit.plugin.ts'
 import { pipelineRoutes, recordRoutes, specialActionRoutes } from './records/index.ts'
+import { eventRoutes, eventsPlugin } from './events/index.ts'
 import { meRoutes } from './orgs/me.routes.ts'
 import { pageRoutes } from './orgs/pages.routes.ts'
 import { webAppRoutes } from './http/web-app.ts'
@@ -70,6 +71,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(formbody, { bodyLimit: 64 * 1024 })
   await app.register(openapiPlugin, { publicUrl: config.publicUrl })
   await app.register(webhooksPlugin, { clock })
+  await app.register(eventsPlugin)
   await app.register(migrationPlugin, { clock })
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
@@ -97,6 +99,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(recordRoutes)
       await api.register(specialActionRoutes)
       await api.register(pipelineRoutes)
+      await api.register(eventRoutes)
       await api.register(settingsRoutes, { clock })
       await api.register(webhookRoutes, { box: app.secretBox })
       await api.register(migrationRoutes, { box: app.secretBox, ...migrationWork })

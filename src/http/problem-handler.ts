@@ -18,6 +18,7 @@ export function sendProblem(reply: FastifyReply, p: ProblemError): FastifyReply 
     code: p.code,
   }
   if (p.errors?.length) body.errors = p.errors
+  Object.assign(body, p.extensions)
   return reply.status(p.status).type('application/problem+json').send(JSON.stringify(body))
 }
 

@@ -29,6 +29,7 @@ export const problemSchema = {
         properties: { field: { type: 'string' }, message: { type: 'string' }, index: { type: 'integer', description: 'A batch: the position of the failing item in `records`.' } },
       },
     },
+    oldest_seq: { type: 'integer', description: '410 `events_expired`: the oldest `seq` the event journal still holds.' },
   },
   required: ['type', 'title', 'status', 'detail', 'code'],
 } as const

@@ -37,6 +37,9 @@ export {
 // Schemas of record bodies and queries, for transports that validate before calling. Generic ones
 // (uuid, limit, cursor, problem) are src/http/schemas.ts's.
 export { MAX_CUSTOM_FIELDS_BYTES } from './record.service.ts'
+export { withArticle } from './record-labels.ts'
+export { recordSchema } from './record.schemas.ts'
+export { schemaName } from './record.schemas.ts'
 export { convertLeadBodySchema, countQuerySchema, createBodySchema, filterableFields, listQuerySchema, MAX_CUSTOM_FIELDS, MAX_SRC_ID, patchBodySchema } from './record.schemas.ts'
 
 // Bulk writes: the batch endpoint's and the importer's (one write path for the record tables).

@@ -16,6 +16,8 @@ export class ProblemError extends Error {
   readonly title: string
   readonly errors?: FieldError[]
   readonly headers: Record<string, string>
+  /** RFC 9457 extension members, sent beside the standard ones (e.g. `oldest_seq`). */
+  extensions: Record<string, unknown> = {}
   constructor(status: number, code: string, title: string, detail: string, errors?: FieldError[], headers: Record<string, string> = {}) {
     super(detail)
     this.status = status

@@ -14,6 +14,7 @@ import { pruneDeliveries } from '../../webhooks/delivery.repository.ts'
 import { pruneIdempotencyKeys } from '../idempotency/idempotency.repository.ts'
 import { pruneLeases } from '../rate-limit/lease.repository.ts'
 import { pruneTombstones } from '../../records/index.ts'
+import { pruneEvents } from '../../events/index.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,6 +37,7 @@ export default fp(
         await pruneDeliveries(app.db, new Date(now.getTime() - DELIVERY_LOG_DAYS * 86400 * 1000))
         await pruneIdempotencyKeys(app.db, now)
         await pruneTombstones(app.db, now)
+        await pruneEvents(app.db, now, app.config.eventRetentionDays)
       } catch (err) {
         app.log.warn({ err }, 'housekeeping failed; will retry next hour')
       }

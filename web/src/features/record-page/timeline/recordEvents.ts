@@ -1,24 +1,19 @@
-// A record's change events (GET /api/v1/{kind}/{id}/events, newest first, the page envelope of
-// webhook-shaped events). Kept apart so the timeline's other sources never depend on it: a service
-// without the endpoint (404 for the route) gives an empty history instead of an error.
-import { ApiError, cairn, call, type Page } from '../../../api/client.ts'
+// A record's change events (GET /api/v1/{kind}/{id}/events: the journal, newest first, each the
+// webhook body shaped for the caller). Only the kinds of the event catalogue have a history;
+// products and activities have none, so the timeline asks nothing for them.
+import { EVENT_CATALOGUE } from '../../../../../src/webhooks/event-catalogue.ts'
+import { cairn, call, type Page, type Schemas } from '../../../api/client.ts'
 import type { RecordKind } from '../../../kinds.ts'
 
-export interface RecordEvent {
-  id: string
-  seq?: number
-  type: string
-  timestamp: string
-  organization_id: string
-  data: { object?: Record<string, unknown>; previous?: Record<string, unknown> }
+export type RecordEvent = Schemas['Event']
+
+type EventsPath = '/api/v1/accounts/{id}/events' | '/api/v1/contacts/{id}/events' | '/api/v1/leads/{id}/events' | '/api/v1/opportunities/{id}/events' | '/api/v1/cases/{id}/events'
+
+export function hasEvents(kind: RecordKind): boolean {
+  return Object.hasOwn(EVENT_CATALOGUE, kind.name)
 }
 
-export async function fetchRecordEvents(kind: RecordKind, id: string, limit: number, cursor: string | undefined): Promise<Page<RecordEvent>> {
-  try {
-    const path = `/api/v1/${kind.path}/{id}/events`
-    return (await call(() => cairn.GET(path as never, { params: { path: { id }, query: { limit, cursor } } } as never))) as Page<RecordEvent>
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404 && error.code === 'not_found' && /route/i.test(error.message)) return { data: [], next_cursor: null, has_more: false }
-    throw error
-  }
+export function fetchRecordEvents(kind: RecordKind, id: string, limit: number, cursor: string | undefined): Promise<Page<RecordEvent>> {
+  const path = `/api/v1/${kind.path}/{id}/events` as EventsPath
+  return call(() => cairn.GET(path, { params: { path: { id }, query: { limit, cursor } } }))
 }

@@ -8,7 +8,7 @@ import { cairn, call, type Page } from '../../../api/client.ts'
 import { fetchRecordPage } from '../../../api/records.ts'
 import type { CrmRecord, RecordKind } from '../../../kinds.ts'
 import { mergeTimeline, type LoadedSource, type TimelineItem } from './mergeTimeline.ts'
-import { fetchRecordEvents, type RecordEvent } from './recordEvents.ts'
+import { fetchRecordEvents, hasEvents, type RecordEvent } from './recordEvents.ts'
 
 const LIMIT = 20
 const activityKind = kindsByName.activity
@@ -48,7 +48,7 @@ export function useTimeline(kind: RecordKind, id: string) {
   )
   const events = useSource(
     ['records', kind.path, 'list', { events: id }],
-    true,
+    hasEvents(kind),
     (cursor) => fetchRecordEvents(kind, id, LIMIT, cursor),
     (event: RecordEvent) => ({ key: `e-${event.id}`, at: event.timestamp, value: { type: 'event', event } }),
   )

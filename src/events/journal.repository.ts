@@ -1,0 +1,85 @@
+/** Reads and pruning of the `events` table (migration 0012). */
+import { CompiledQuery } from 'kysely'
+import type { Executor } from '../records/index.ts'
+
+export interface JournalRow {
+  id: string
+  body: string
+}
+
+/**
+ * One record's events, newest first, after `cursor` (an event id; UUIDv7, so id order is time
+ * order) when given: the index (org_id, record_id, id) answers it without a sort. Unnumbered events
+ * are included: a record's page shows its change at once.
+ */
+export async function recordEventsPage(executor: Executor, orgId: string, entity: string, recordId: string, cursor: string | undefined, limit: number): Promise<JournalRow[]> {
+  const params: unknown[] = [orgId, recordId, `${entity}.%`, limit + 1]
+  if (cursor) params.push(cursor)
+  const r = await executor.executeQuery<JournalRow>(
+    CompiledQuery.raw(
+      `SELECT id, body FROM events
+       WHERE org_id = $1 AND record_id = $2 AND type LIKE $3 ${cursor ? 'AND id < $5' : ''}
+       ORDER BY id DESC LIMIT $4`,
+      params,
+    ),
+  )
+  return r.rows
+}
+
+export interface FeedRead {
+  /** The newest numbered seq of the organization (0: none yet). */
+  newest: number
+  /** The last seq pruning removed (0: none); everything above it is still held. */
+  pruned: number
+  rows: { seq: number; body: string }[]
+}
+
+/**
+ * Numbered events after `after` in seq order, `types` only when given, at most `limit`; with the
+ * organization's newest and pruned marks read in the same snapshot as the rows, so `newest` never
+ * runs ahead of what the page could have shown.
+ */
+export async function feedPage(executor: Executor, orgId: string, after: number | null, limit: number, types: readonly string[] | null): Promise<FeedRead> {
+  const params: unknown[] = [orgId, limit]
+  const typeCondition = types ? `AND e.type = ANY(CAST($${params.push(types)} AS text[]))` : ''
+  const afterSql = after === null ? 'coalesce(m.pruned, 0)' : `CAST($${params.push(after)} AS bigint)`
+  const r = await executor.executeQuery<{ newest: string | null; pruned: string | null; seq: string | null; body: string | null }>(
+    CompiledQuery.raw(
+      `WITH m AS (
+         SELECT max(value) FILTER (WHERE name = 'event_seq') AS newest, max(value) FILTER (WHERE name = 'events_pruned') AS pruned
+         FROM org_counters WHERE org_id = $1 AND name IN ('event_seq', 'events_pruned')
+       )
+       SELECT m.newest, m.pruned, e.seq, e.body FROM m LEFT JOIN LATERAL (
+         SELECT e.seq, e.body FROM events e WHERE e.org_id = $1 AND e.seq > ${afterSql} ${typeCondition} ORDER BY e.seq LIMIT $2
+       ) e ON true`,
+      params,
+    ),
+  )
+  const first = r.rows[0]
+  return {
+    newest: Number(first?.newest ?? 0),
+    pruned: Number(first?.pruned ?? 0),
+    rows: r.rows.filter((row) => row.seq !== null).map((row) => ({ seq: Number(row.seq), body: row.body! })),
+  }
+}
+
+/**
+ * Housekeeping: per organization, every numbered event up to the newest one older than the
+ * retention period (pruning by seq keeps what stays a gapless range), remembered as the
+ * organization's `events_pruned` mark so an `after` below it answers 410.
+ */
+export async function pruneEvents(executor: Executor, now: Date, retentionDays: number): Promise<void> {
+  const before = new Date(now.getTime() - retentionDays * 86400 * 1000).toISOString()
+  await executor.executeQuery(
+    CompiledQuery.raw(
+      `WITH cut AS (
+         SELECT org_id, max(seq) AS upto FROM events WHERE occurred_at < CAST($1 AS timestamptz) AND seq IS NOT NULL GROUP BY org_id
+       ), gone AS (
+         DELETE FROM events e USING cut WHERE e.org_id = cut.org_id AND e.seq <= cut.upto RETURNING 1
+       )
+       INSERT INTO org_counters (org_id, name, value) SELECT org_id, 'events_pruned', upto FROM cut
+       ON CONFLICT (org_id, name) DO UPDATE SET value = greatest(org_counters.value, excluded.value)`,
+      [before],
+    ),
+  )
+}
