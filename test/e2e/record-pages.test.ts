@@ -57,6 +57,14 @@ describe('record pages in the browser', () => {
     await timeline.getByRole('link', { name: 'Renewal kickoff call with Nancy' }).waitFor()
     const activities = await timeline.locator('[data-entry="activity"] a').allTextContents()
     expect(activities).toEqual(['Walkthrough of the scanner logs', 'Prepare pricing for negotiation', 'Sent EMEA rollout proposal', 'Renewal kickoff call with Nancy'])
+    // Its changes from the event journal: the last write (phone and type) on top, its creation last.
+    const entries = timeline.locator('[data-entry]')
+    await poll(() => entries.first().getAttribute('data-entry')).toBe('event')
+    const newest = entries.first()
+    await expect(newest.textContent()).resolves.toContain('Changed 2 fields')
+    await expect(newest.textContent()).resolves.toMatch(/Phone\+1 206 555 0100→\+1 206 555 0199/)
+    await expect(newest.textContent()).resolves.toMatch(/TypeCustomer→Key account/)
+    await expect(entries.last().textContent()).resolves.toContain('Created this account')
     await shot(page, 'account-page')
 
     await tab('Opportunities').click()
@@ -117,6 +125,19 @@ describe('record pages in the browser', () => {
       'comment',
     ])
     await shot(page, 'case-timeline')
+  })
+
+  it("tells an opportunity's stage move once in its timeline", async () => {
+    const deal = crm.opportunities.find((o) => o.stage === 'qualification')!
+    await page.goto(`${svc.url}/app/opportunities/${deal.id}`)
+    await page.getByRole('heading', { name: deal.name, level: 2 }).waitFor()
+    await page.getByRole('radiogroup', { name: 'Stage' }).getByText('Proposal').click()
+    const timeline = page.getByRole('region', { name: 'Timeline' })
+    await timeline.getByText('Moved the stage').waitFor()
+    // The update and the stage_changed event of one PATCH read as one entry, above the creation.
+    await poll(() => timeline.locator('[data-entry] .mantine-Timeline-itemTitle').allTextContents()).toEqual(['Moved the stage', 'Created this opportunity'])
+    await expect(timeline.locator('[data-entry]').first().textContent()).resolves.toMatch(/StageQualification→Proposal/)
+    await shot(page, 'opportunity-timeline')
   })
 
   it('saw no 5xx and no page errors', () => {
