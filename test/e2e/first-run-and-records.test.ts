@@ -102,7 +102,8 @@ describe.each(await targets())('first run and records in the browser on %s', (ta
     await page.getByRole('button', { name: 'Save' }).click()
     await page.waitForURL(/\/app\/accounts\/[^/]+$/)
     await page.getByRole('heading', { name: 'Account 42 (renamed)', level: 2 }).waitFor()
-    await page.getByText('+1 555 0142').waitFor()
+    // In the fields (the timeline shows the change too).
+    await page.locator('dl').getByText('+1 555 0142').waitFor()
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' }).click()
     await page.waitForURL(`${svc.url}/app/contacts`)

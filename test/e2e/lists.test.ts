@@ -52,11 +52,11 @@ describe('list pages in the browser', () => {
 
     await header('Amount').getByRole('button').click()
     await page.waitForURL(/\?sort=amount$/)
-    expect(await header('Amount').getAttribute('aria-sort')).toBe('ascending')
+    await poll(() => header('Amount').getAttribute('aria-sort')).toBe('ascending')
     await poll(firstCells).toEqual(['Analytics pilot', 'Support add-on', 'Data migration services', 'Warehouse scanners', 'Legacy ERP bridge', 'Northwind renewal 2027', 'Northwind EMEA rollout'])
     await header('Amount').getByRole('button').click()
     await page.waitForURL(/\?sort=-amount$/)
-    expect(await header('Amount').getAttribute('aria-sort')).toBe('descending')
+    await poll(() => header('Amount').getAttribute('aria-sort')).toBe('descending')
     await poll(async () => (await firstCells())[0]).toBe('Northwind EMEA rollout')
   })
 
@@ -79,7 +79,7 @@ describe('list pages in the browser', () => {
     const other = await context.newPage()
     await other.goto(url.toString())
     await poll(() => other.getByLabel('Matching records').textContent()).toBe('2')
-    expect(await other.getByRole('columnheader', { name: 'Amount' }).getAttribute('aria-sort')).toBe('descending')
+    await poll(() => other.getByRole('columnheader', { name: 'Amount' }).getAttribute('aria-sort')).toBe('descending')
     await poll(() => other.locator('table:not([aria-busy]) tbody tr td:first-child').allTextContents()).toEqual(await firstCells())
     await other.close()
 

@@ -75,7 +75,7 @@ describe('record pages in the browser', () => {
     await shot(page, 'account-opportunities')
     // The open tab is in the URL: a reload (or a shared link) opens it.
     await page.reload()
-    expect(await tab('Opportunities').getAttribute('aria-selected')).toBe('true')
+    await poll(() => tab('Opportunities').getAttribute('aria-selected')).toBe('true')
   })
 
   it('adds a contact from the account with the account already filled in', async () => {

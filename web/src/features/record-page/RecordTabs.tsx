@@ -28,7 +28,7 @@ function useRelationCount(relation: Relation, id: string) {
 function RelationTab({ relation, id }: { relation: Relation; id: string }) {
   const count = useRelationCount(relation, id)
   const Icon = kindUiByName(relation.kind.name)?.icon
-  if (relation.optional && count.data?.count !== undefined && count.data.count === 0) return null
+  if (relation.optional && !count.data?.count) return null
   return (
     <Tabs.Tab value={relation.key} leftSection={Icon ? <Icon size={16} stroke={1.6} /> : undefined} rightSection={<CountBadge value={count.data?.count} />}>
       {relation.heading}
