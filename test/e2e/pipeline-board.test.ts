@@ -79,6 +79,9 @@ describe.each(await targets())('the pipeline board in the browser on %s', (targe
     await page.mouse.up()
     await column('qualification').getByRole('button', { name: /^Analytics pilot,/ }).waitFor()
     await poll(() => stageOf(deal('Analytics pilot').id)).toBe('qualification')
+    // The move is the API's stage change: its event is in the opportunity's journal.
+    const events = (await (await page.request.get(`${svc.url}/api/v1/opportunities/${deal('Analytics pilot').id}/events`)).json()) as { data: { type: string; data: { previous?: { stage?: string } } }[] }
+    expect(events.data.find((e) => e.type === 'opportunity.stage_changed')?.data.previous).toMatchObject({ stage: 'prospecting' })
     await poll(() => column('qualification').locator('[data-total]').textContent()).toBe('$20,500')
     await poll(() => column('prospecting').locator('[data-total]').textContent()).toBe('$0')
     await poll(() => column('prospecting').getByText('No opportunities').count()).toBe(1)

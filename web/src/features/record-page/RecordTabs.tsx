@@ -10,6 +10,8 @@ import { formatCount, useRecordCount } from '../records/useRecordCount.ts'
 import { RelatedList } from './RelatedList.tsx'
 import { relationsTo, type Relation } from './relations.ts'
 import { RecordTimeline } from './timeline/RecordTimeline.tsx'
+import { hasEvents } from './timeline/recordEvents.ts'
+import { activityRefField } from './timeline/useTimeline.ts'
 
 function CountBadge({ value, more = false }: { value: number | undefined; more?: boolean }) {
   if (value === undefined) return null
@@ -49,6 +51,11 @@ function CommentsTab({ caseId }: { caseId: string }) {
       Comments
     </Tabs.Tab>
   )
+}
+
+/** Whether a record of this kind has anything to show in tabs (products and activities do not). */
+export function hasRecordTabs(kind: RecordKind): boolean {
+  return relationsTo(kind).length > 0 || kind.name === 'case' || hasEvents(kind) || activityRefField(kind) !== undefined
 }
 
 export function RecordTabs({ kind, id }: { kind: RecordKind; id: string }) {
