@@ -117,6 +117,17 @@ describe('list pages in the browser', () => {
     expect(new URL(page.url()).searchParams.get('cursor')).toBeNull()
   })
 
+  it('offers the first page when a linked page no longer exists', async () => {
+    // A sorted list's cursor that no record or tombstone explains: the API answers invalid_cursor.
+    await page.goto(`${svc.url}/app/opportunities?sort=name&cursor=0190d6f0-0000-7000-8000-000000000000`)
+    const alert = page.getByRole('alert').filter({ hasText: 'This page of the list is no longer available' })
+    await alert.waitFor()
+    await alert.getByRole('button', { name: 'Go to the first page' }).click()
+    await poll(() => rows().count()).toBe(7)
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('name')
+    expect(new URL(page.url()).searchParams.get('cursor')).toBeNull()
+  })
+
   it('saw no 5xx and no page errors', () => {
     expect(failures.serverErrors).toEqual([])
     expect(failures.pageErrors).toEqual([])

@@ -1,9 +1,10 @@
 // The list of one kind's records: search, filters (equality and ranges), sortable columns, the
 // exact count (GET /{kind}/count with the same filters) and keyset pages with Previous / Next.
 // The whole view lives in the URL (lists/useListView.ts): a link shares it, Back undoes a change.
-import { Badge, Box, Button, EmptyState, Paper } from '@mantine/core'
+import { Alert, Badge, Box, Button, EmptyState, Paper, Text } from '@mantine/core'
 import { IconPlus, IconSearchOff } from '@tabler/icons-react'
 import { Link, useParams } from 'react-router'
+import { ApiError } from '../../api/client.ts'
 import { PAGE_SIZE, useMe } from '../../api/queries.ts'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { NotFoundPage } from '../../components/NotFoundPage.tsx'
@@ -71,7 +72,19 @@ function RecordList({ kindPath }: { kindPath: string }) {
           <RecordTableSkeleton columns={columns.length} />
         ) : list.isError ? (
           <div style={{ padding: 16 }}>
-            <ErrorState title={`Could not load ${kind.labelPlural.toLowerCase()}`} error={list.error} onRetry={() => void list.refetch()} />
+            {list.error instanceof ApiError && list.error.code === 'invalid_cursor' ? (
+              // A link to a page whose starting record is long gone: the list itself is fine.
+              <Alert color="yellow" variant="light" title="This page of the list is no longer available" role="alert">
+                <Text size="sm" mb="sm">
+                  The record it started after no longer exists, or the link was changed. The list itself is fine.
+                </Text>
+                <Button size="xs" variant="default" onClick={() => controls.setParam('cursor', null)}>
+                  Go to the first page
+                </Button>
+              </Alert>
+            ) : (
+              <ErrorState title={`Could not load ${kind.labelPlural.toLowerCase()}`} error={list.error} onRetry={() => void list.refetch()} />
+            )}
           </div>
         ) : records.length === 0 ? (
           narrowed ? (
