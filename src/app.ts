@@ -3,7 +3,7 @@
  * route is registered decides whether it is protected: everything under /api/v1 goes through
  * `authenticate`; pages, health and OAuth endpoints sit outside it.
  */
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import cookie from '@fastify/cookie'
 import formbody from '@fastify/formbody'
 import type { Config } from './config.ts'
@@ -29,6 +29,7 @@ import { makeBearerCheck, oauthServer, resourcesOf, settingsRoutes } from './oau
 import { webhookRoutes, webhooksPlugin } from './webhooks/index.ts'
 import { mcpRoutes } from './mcp/mcp.routes.ts'
 import { connectCallbackRoutes, migrationEventRoutes, migrationPlugin, migrationRoutes } from './migration/index.ts'
+import { invitationPageRoutes, invitationRoutes, memberRoutes, withoutInvitationSecret } from './members/index.ts'
 
 export interface AppOptions {
   config: Config
@@ -38,11 +39,21 @@ export interface AppOptions {
   clock?: Clock
 }
 
+/** Fastify's request log line, with the secret of an invitation link left out. */
+function loggedRequest(request: FastifyRequest) {
+  return { method: request.method, url: withoutInvitationSecret(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort }
+}
+
+/** The service's logger: credentials and invitation secrets never reach a line. */
+export function loggerOptions(config: Config) {
+  return { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'], serializers: { req: loggedRequest } }
+}
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config } = opts
   const clock = opts.clock ?? systemClock
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    logger: opts.logger ?? loggerOptions(config),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
@@ -76,6 +87,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   await app.register(pageRoutes)
+  await app.register(invitationPageRoutes)
   await app.register(webAppRoutes)
   await app.register(oauthServer, { clock })
   // MCP hosts authenticate with bearer tokens for /mcp only; outside /api/v1 and its session cookies.
@@ -104,6 +116,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(webhookRoutes, { box: app.secretBox })
       await api.register(migrationRoutes, { box: app.secretBox, ...migrationWork })
       await api.register(migrationEventRoutes)
+      await api.register(memberRoutes)
+      await api.register(invitationRoutes)
     },
     { prefix: '/api/v1' },
   )

@@ -54,6 +54,10 @@ export interface Config {
   migrationLeaseSeconds: number
   /** How often a paused migration (source API allowance exhausted) checks the allowance again. */
   migrationAllowanceRecheckSeconds: number
+  /** The SMTP server that sends invitation emails (smtp:// or smtps://, credentials in the URL); null: the app shows the link to copy. */
+  smtpUrl: string | null
+  /** The From of those emails. */
+  smtpFrom: string
 }
 
 export class ConfigError extends Error {}
@@ -147,13 +151,36 @@ function parseApiVersion(raw: string | undefined): string {
   return raw
 }
 
+function parseSmtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError('SMTP_URL must be a URL like smtp://user:password@mail.example.com:587')
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError('SMTP_URL must use smtp:// (STARTTLS when offered) or smtps:// (TLS from the start)')
+  if (url.hostname === '') throw new ConfigError('SMTP_URL must name a host')
+  return raw
+}
+
+function parseSmtpFrom(raw: string | undefined, publicUrl: string): string {
+  if (raw === undefined || raw.trim() === '') return `Cairn <no-reply@${new URL(publicUrl).hostname}>`
+  // Either a bare address or "Name <address>"; nothing that could smuggle another header line.
+  if (/[\r\n]/.test(raw) || !/^([^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(raw.trim())) {
+    throw new ConfigError(`SMTP_FROM must be an address or "Name <address>", got "${raw}"`)
+  }
+  return raw.trim()
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort('PORT', env.PORT, 3000)
   const allowPrivateOutbound = parseBool('ALLOW_PRIVATE_OUTBOUND', env.ALLOW_PRIVATE_OUTBOUND, false)
+  const publicUrl = parsePublicUrl(env.PUBLIC_URL, port)
   return {
     port,
     host: env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0',
-    publicUrl: parsePublicUrl(env.PUBLIC_URL, port),
+    publicUrl,
     databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
     dataDir: path.resolve(env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : './data'),
     allowPrivateOutbound,
@@ -183,5 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrationConcurrency: parsePositiveInt('MIGRATION_CONCURRENCY', env.MIGRATION_CONCURRENCY, 2),
     migrationLeaseSeconds: parsePositiveInt('MIGRATION_LEASE_SECONDS', env.MIGRATION_LEASE_SECONDS, 30),
     migrationAllowanceRecheckSeconds: parsePositiveInt('MIGRATION_ALLOWANCE_RECHECK_SECONDS', env.MIGRATION_ALLOWANCE_RECHECK_SECONDS, 300),
+    smtpUrl: parseSmtpUrl(env.SMTP_URL),
+    smtpFrom: parseSmtpFrom(env.SMTP_FROM, publicUrl),
   }
 }

@@ -29,6 +29,23 @@ export interface MembershipTable {
   created_at: CreatedAt
 }
 
+export interface InvitationTable {
+  id: string
+  org_id: string
+  email: string
+  email_key: string
+  role: 'admin' | 'member'
+  token_hash: Buffer
+  invited_by: string | null
+  created_at: CreatedAt
+  expires_at: Date | string
+  accepted_at: Date | string | null
+  accepted_by: string | null
+  revoked_at: Date | string | null
+  email_status: 'not_configured' | 'sending' | 'sent' | 'failed'
+  email_error: string | null
+}
+
 export interface SessionTable {
   token_hash: Buffer
   user_id: string
@@ -143,6 +160,7 @@ export interface DB {
   organizations: OrganizationTable
   users: UserTable
   memberships: MembershipTable
+  invitations: InvitationTable
   sessions: SessionTable
   org_counters: OrgCounterTable
   sign_in_failures: SignInFailureTable

@@ -33,6 +33,11 @@ export function readableTypes(auth: AuthContext, raw: string | undefined): strin
   return asked.filter(readable)
 }
 
+function shaped(auth: AuthContext, row: { seq: number; body: string }): FeedEvent {
+  const { id, ...rest } = eventForCaller(auth, JSON.parse(row.body) as { id: string; type: string })
+  return { seq: row.seq, type: rest.type, json: JSON.stringify({ id, seq: row.seq, ...rest }) }
+}
+
 export interface FeedEvent {
   seq: number
   type: string
@@ -52,19 +57,34 @@ export async function readFeed(
   types: string[] | null,
 ): Promise<{ events: FeedEvent[]; hasMore: boolean; nextAfter: number }> {
   if (types !== null && types.length === 0) return { events: [], hasMore: false, nextAfter: after ?? 0 }
-  const read = await feedPage(db, auth.orgId, after, limit + 1, types)
+  const read = await feedPage(db, auth.orgId, { after }, limit + 1, types)
   if (after !== null && after < read.pruned) throw new EventsExpired(after, read.pruned + 1)
   if (after !== null && after > read.newest) {
     throw new ValidationFailed(`after=${after} is beyond the newest event (seq ${read.newest}).`, [{ field: 'after', message: `must be at most ${read.newest}` }])
   }
   const hasMore = read.rows.length > limit
   const rows = hasMore ? read.rows.slice(0, limit) : read.rows
-  const events = rows.map((row) => {
-    const { id, ...rest } = eventForCaller(auth, JSON.parse(row.body) as { id: string; type: string })
-    return { seq: row.seq, type: rest.type, json: JSON.stringify({ id, seq: row.seq, ...rest }) }
-  })
+  const events = rows.map((row) => shaped(auth, row))
   const start = after ?? read.pruned
   const nextAfter = hasMore ? rows[rows.length - 1].seq : Math.max(start, read.newest)
   return { events, hasMore, nextAfter }
 }
 
+
+/**
+ * The newest events first, below `before` (null: from the newest), for logs and UIs: `nextBefore`
+ * continues to older ones; `newest` is where a reader that wants what comes next polls from.
+ */
+export async function readFeedBackwards(
+  db: Executor,
+  auth: AuthContext,
+  before: number | null,
+  limit: number,
+  types: string[] | null,
+): Promise<{ events: FeedEvent[]; hasMore: boolean; nextBefore: number | null; newest: number }> {
+  if (types !== null && types.length === 0) return { events: [], hasMore: false, nextBefore: null, newest: 0 }
+  const read = await feedPage(db, auth.orgId, { before }, limit + 1, types)
+  const hasMore = read.rows.length > limit
+  const rows = hasMore ? read.rows.slice(0, limit) : read.rows
+  return { events: rows.map((row) => shaped(auth, row)), hasMore, nextBefore: hasMore ? rows[rows.length - 1].seq : null, newest: read.newest }
+}

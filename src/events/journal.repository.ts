@@ -34,15 +34,21 @@ export interface FeedRead {
   rows: { seq: number; body: string }[]
 }
 
+/** Forwards after a seq (null: from the oldest held), or newest first below one (null: from the newest). */
+export type FeedPosition = { after: number | null } | { before: number | null }
+
 /**
- * Numbered events after `after` in seq order, `types` only when given, at most `limit`; with the
+ * Numbered events after `after` in seq order (or below `before`, newest first), `types` only when given, at most `limit`; with the
  * organization's newest and pruned marks read in the same snapshot as the rows, so `newest` never
  * runs ahead of what the page could have shown.
  */
-export async function feedPage(executor: Executor, orgId: string, after: number | null, limit: number, types: readonly string[] | null): Promise<FeedRead> {
+export async function feedPage(executor: Executor, orgId: string, position: FeedPosition, limit: number, types: readonly string[] | null): Promise<FeedRead> {
   const params: unknown[] = [orgId, limit]
   const typeCondition = types ? `AND e.type = ANY(CAST($${params.push(types)} AS text[]))` : ''
-  const afterSql = after === null ? 'coalesce(m.pruned, 0)' : `CAST($${params.push(after)} AS bigint)`
+  const range =
+    'before' in position
+      ? `${position.before === null ? '' : `AND e.seq < CAST($${params.push(position.before)} AS bigint)`} ORDER BY e.seq DESC`
+      : `AND e.seq > ${position.after === null ? 'coalesce(m.pruned, 0)' : `CAST($${params.push(position.after)} AS bigint)`} ORDER BY e.seq`
   const r = await executor.executeQuery<{ newest: string | null; pruned: string | null; seq: string | null; body: string | null }>(
     CompiledQuery.raw(
       `WITH m AS (
@@ -50,7 +56,7 @@ export async function feedPage(executor: Executor, orgId: string, after: number 
          FROM org_counters WHERE org_id = $1 AND name IN ('event_seq', 'events_pruned')
        )
        SELECT m.newest, m.pruned, e.seq, e.body FROM m LEFT JOIN LATERAL (
-         SELECT e.seq, e.body FROM events e WHERE e.org_id = $1 AND e.seq > ${afterSql} ${typeCondition} ORDER BY e.seq LIMIT $2
+         SELECT e.seq, e.body FROM events e WHERE e.org_id = $1 AND e.seq IS NOT NULL ${typeCondition} ${range} LIMIT $2
        ) e ON true`,
       params,
     ),

@@ -4,7 +4,7 @@
  * a bad form shows the page again with the reason, not a JSON problem, so handlers read the raw
  * form and query through String() and safeReturnTo.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { ProblemError } from '../shared/errors.ts'
 import { burnPasswordCheck, verifyPassword } from '../shared/passwords.ts'
 import { escapeHtml, page } from './html.ts'
@@ -13,35 +13,7 @@ import { createOrganizationWithAdmin } from './org.service.ts'
 import { createSession, deleteSession, findSession, SESSION_COOKIE } from './session.service.ts'
 import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from './sign-in-throttle.ts'
 import { safeReturnTo } from './return-to.ts'
-
-function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
-  return reply
-    .status(status)
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-    .header('x-frame-options', 'DENY')
-    .header('cache-control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(html)
-}
-
-/** Refuses form posts from other sites (login CSRF); browsers always send Origin on POST. */
-function sameOrigin(request: FastifyRequest): boolean {
-  const origin = request.headers.origin
-  if (!origin) return true
-  const publicOrigin = new URL(request.server.config.publicUrl).origin
-  const hostOrigin = `${request.protocol}://${request.host}`
-  return origin === publicOrigin || origin === hostOrigin
-}
-
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: request.server.config.publicUrl.startsWith('https:'),
-    maxAge: request.server.config.sessionTtlSeconds,
-  })
-}
+import { sameOrigin, sendPage, setSessionCookie } from './page-reply.ts'
 
 function setupForm(values: Record<string, string>, error?: string): string {
   return page(

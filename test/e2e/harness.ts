@@ -122,3 +122,25 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(300)
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true })
 }
+
+/** Pages each in a fresh context (own cookies: another person), whose 5xx answers and page errors are collected for the suite's final check. */
+export function pagesOf(browser: () => Browser): { newPage(): Promise<Page>; serverErrors: string[]; pageErrors: string[] } {
+  const serverErrors: string[] = []
+  const pageErrors: string[] = []
+  return {
+    serverErrors,
+    pageErrors,
+    async newPage() {
+      const context = await browser().newContext({ viewport: { width: 1360, height: 900 } })
+      context.setDefaultTimeout(15_000)
+      const failures = watchFailures(context)
+      const page = await context.newPage()
+      failures.watch(page)
+      page.on('close', () => {
+        serverErrors.push(...failures.serverErrors)
+        pageErrors.push(...failures.pageErrors)
+      })
+      return page
+    },
+  }
+}

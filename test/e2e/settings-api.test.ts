@@ -5,9 +5,9 @@
  * With E2E_SCREENSHOTS=<dir>, saves screenshots of the page's states there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { addUserToOrganization, createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
-import { ensureWebBuild, shot, launchChromium, signIn, startE2eService, watchFailures, type E2eService } from './harness.ts'
+import { ensureWebBuild, launchChromium, pagesOf, shot, signIn, startE2eService, type E2eService } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -15,21 +15,7 @@ describe('Settings -> API in the browser', () => {
   let svc: E2eService
   let browser: Browser
   let orgId: string
-  const serverErrors: string[] = []
-  const pageErrors: string[] = []
-
-  async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } })
-    context.setDefaultTimeout(15_000)
-    const failures = watchFailures(context)
-    const page = await context.newPage()
-    failures.watch(page)
-    page.on('close', () => {
-      serverErrors.push(...failures.serverErrors)
-      pageErrors.push(...failures.pageErrors)
-    })
-    return page
-  }
+  const { newPage, serverErrors, pageErrors } = pagesOf(() => browser)
 
   beforeAll(async () => {
     ensureWebBuild()

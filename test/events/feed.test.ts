@@ -81,6 +81,21 @@ describe.each(await targets())('change feed on %s', (target) => {
     expect(json(bad).errors[0].field).toBe('types')
   })
 
+  it('reads newest first with order=desc and before, and tells where to poll from', async () => {
+    for (const name of ['A', 'B', 'C', 'D', 'E']) await create('accounts', { name })
+    await sequencePending(h.app.db)
+    const first = json(await feed('?order=desc&limit=2'))
+    expect(first.data.map((e: any) => e.seq)).toEqual([5, 4])
+    expect(first).toMatchObject({ has_more: true, next_before: 4, next_after: 5 })
+    const second = json(await feed(`?order=desc&limit=2&before=${first.next_before}`))
+    expect(second.data.map((e: any) => e.seq)).toEqual([3, 2])
+    const last = json(await feed('?order=desc&limit=2&before=2'))
+    expect(last).toMatchObject({ has_more: false, next_before: null })
+    expect(last.data.map((e: any) => e.seq)).toEqual([1])
+    expect((await feed('?order=desc&after=1')).statusCode).toBe(400)
+    expect((await feed('?before=3')).statusCode).toBe(400)
+  })
+
   it('shapes events for a token without erp:read, and needs crm:read', async () => {
     const o = await create('opportunities', { name: 'Deal', amount: '9999.00' })
     await admin.request({ method: 'PATCH', url: `/api/v1/opportunities/${o.id}`, payload: { amount: '7777.00' } })

@@ -8,11 +8,13 @@ import { CreateRecordPage, EditRecordPage } from './features/records/RecordFormP
 import { ApiClientsPage } from './features/settings/ApiClientsPage.tsx'
 import { WebhooksPage } from './features/webhooks/WebhooksPage.tsx'
 import { WebhookPage } from './features/webhooks/WebhookPage.tsx'
+import { MembersPage } from './features/members/MembersPage.tsx'
 import { NotFoundPage } from './components/NotFoundPage.tsx'
 import { MigrationsPage } from './features/migration/MigrationsPage.tsx'
 import { NewMigrationPage } from './features/migration/NewMigrationPage.tsx'
 import { MigrationWizardPage } from './features/migration/MigrationWizardPage.tsx'
 import { PipelineBoardPage } from './features/pipeline/PipelineBoardPage.tsx'
+import { EventLogPage } from './features/events/EventLogPage.tsx'
 
 export const router = createBrowserRouter(
   [
@@ -21,7 +23,8 @@ export const router = createBrowserRouter(
       element: <AppLayout />,
       children: [
         { index: true, element: <HomePage /> },
-        { path: 'settings', element: <Navigate to="/settings/api" replace /> },
+        { path: 'settings', element: <Navigate to="/settings/members" replace /> },
+        { path: 'settings/members', element: <MembersPage /> },
         { path: 'settings/api', element: <ApiClientsPage /> },
         { path: 'settings/webhooks', element: <WebhooksPage /> },
         { path: 'settings/webhooks/:id', element: <WebhookPage /> },
@@ -29,6 +32,7 @@ export const router = createBrowserRouter(
         { path: 'migration/new', element: <NewMigrationPage /> },
         { path: 'migration/:id', element: <MigrationWizardPage /> },
         { path: 'pipeline', element: <PipelineBoardPage />, handle: { fullWidth: true } },
+        { path: 'events', element: <EventLogPage /> },
         { path: ':kindPath', element: <RecordListPage /> },
         { path: ':kindPath/new', element: <CreateRecordPage /> },
         { path: ':kindPath/:id', element: <RecordPage /> },

@@ -1,7 +1,7 @@
 // The navbar: the overview, one link per record kind, and (administrators only) Migration and
 // Settings, highlighting the current one.
 import { NavLink, Stack, Text } from '@mantine/core'
-import { IconApi, IconLayoutDashboard, IconLayoutKanban, IconTransfer, IconWebhook } from '@tabler/icons-react'
+import { IconApi, IconHistory, IconLayoutDashboard, IconLayoutKanban, IconTransfer, IconUsers, IconWebhook } from '@tabler/icons-react'
 import { Link, useLocation } from 'react-router'
 import { useMe } from '../api/queries.ts'
 import { appKinds } from '../kinds.ts'
@@ -33,15 +33,17 @@ export function NavLinks() {
           active={section === kind.path}
         />
       ))}
-      {me.data?.role === 'admin' && (
-        <div role="group" aria-label="Data">
-          <SectionLabel>Data</SectionLabel>
+      <div role="group" aria-label="Data">
+        <SectionLabel>Data</SectionLabel>
+        <NavLink component={Link} to="/events" label="Event log" leftSection={<IconHistory size={18} stroke={1.6} />} active={section === 'events'} />
+        {me.data?.role === 'admin' && (
           <NavLink component={Link} to="/migration" label="Migration" leftSection={<IconTransfer size={18} stroke={1.6} />} active={section === 'migration'} />
-        </div>
-      )}
+        )}
+      </div>
       {me.data?.role === 'admin' && (
         <div role="group" aria-label="Settings">
           <SectionLabel>Settings</SectionLabel>
+          <NavLink component={Link} to="/settings/members" label="Members" leftSection={<IconUsers size={18} stroke={1.6} />} active={section === 'settings' && sub === 'members'} />
           <NavLink component={Link} to="/settings/api" label="API" leftSection={<IconApi size={18} stroke={1.6} />} active={section === 'settings' && sub === 'api'} />
           <NavLink component={Link} to="/settings/webhooks" label="Webhooks" leftSection={<IconWebhook size={18} stroke={1.6} />} active={section === 'settings' && sub === 'webhooks'} />
         </div>

@@ -4,7 +4,8 @@ import { ActionIcon, Badge, Code, CopyButton, Group, Stack, Table, Text, Tooltip
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react'
 import type { ApiClient } from '../../api/settings.ts'
 import { formatDateTime } from '../../kinds.ts'
-import { formatDay, timeAgo } from '../../components/time.ts'
+import { timeAgo } from '../../components/time.ts'
+import { DayWithTime } from '../../components/DayWithTime.tsx'
 import { registrationText, scopeTitle } from './apiClientText.ts'
 import { RevokeClientButton } from './RevokeClientButton.tsx'
 
@@ -70,11 +71,7 @@ function ClientRow({ client }: { client: ApiClient }) {
         </Group>
       </Table.Td>
       <Table.Td>
-        <Tooltip label={formatDateTime(client.created_at)} withArrow>
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDay(client.created_at)}
-          </Text>
-        </Tooltip>
+        <DayWithTime value={client.created_at} />
       </Table.Td>
       <Table.Td>
         {client.last_used_at ? (

@@ -1,0 +1,86 @@
+/**
+ * Inviting people (docs/members.md, Invitations): one open invitation per address, replaced by a
+ * new one; the link in the answer (and the email, when SMTP is configured) and never again; an
+ * email that fails loses nothing, the answer says so. Accepting: joinWithInvitation.
+ */
+import type { Kysely } from 'kysely'
+import type { DB } from '../db/database.ts'
+import type { Mailer } from '../mail/mailer.ts'
+import { EMAIL_RE } from '../orgs/org.service.ts'
+import { emailKey, findOrganization, findUserById } from '../orgs/org.repository.ts'
+import { Conflict, ProblemError, ValidationFailed } from '../shared/errors.ts'
+import { sha256, uuidv7 } from '../shared/ids.ts'
+import { invitationEmail } from './invitation-email.ts'
+import { invitationUrl, newInvitationSecret } from './invitation-link.ts'
+import { findOpenInvitation, insertInvitation, isMemberByEmail, recordEmailOutcome, revokeOpenInvitationOf, type InvitationRow } from './invitation.repository.ts'
+
+export class AlreadyMember extends ProblemError {
+  constructor() {
+    super(409, 'already_member', 'Conflict', 'This person is already a member of the organization; change their role under Members instead.')
+  }
+}
+
+export function invitationView(row: InvitationRow) {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    status: row.expired ? ('expired' as const) : ('pending' as const),
+    invited_by: row.invited_by ? { user_id: row.invited_by, name: row.inviter_name ?? '' } : null,
+    created_at: new Date(row.created_at).toISOString(),
+    expires_at: new Date(row.expires_at).toISOString(),
+    email_status: row.email_status,
+    email_error: row.email_error,
+  }
+}
+
+function isOpenEmailClash(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string }
+  return e?.code === '23505' && e.constraint === 'invitations_open_email_idx'
+}
+
+export interface InvitationDeps {
+  db: Kysely<DB>
+  mailer: Mailer | null
+  publicUrl: string
+}
+
+export async function createInvitation(deps: InvitationDeps, orgId: string, inviterId: string, input: { email: string; role: 'admin' | 'member' }) {
+  const { db, mailer } = deps
+  const email = input.email.trim()
+  if (!EMAIL_RE.test(email) || email.includes('\0')) throw new ValidationFailed('email must be an email address.', [{ field: 'email', message: 'must be an email address' }])
+  const key = emailKey(email)
+  if (await isMemberByEmail(db, orgId, key)) throw new AlreadyMember()
+
+  const id = uuidv7()
+  const secret = newInvitationSecret()
+  const stored = await storeInvitation(db, { id, orgId, email, emailKey: key, role: input.role, tokenHash: sha256(secret), invitedBy: inviterId, emailStatus: mailer ? 'sending' : 'not_configured' })
+  const url = invitationUrl(deps.publicUrl, id, secret)
+  if (mailer) {
+    const outcome = await emailInvitation(db, mailer, { orgId, inviterId, to: email, role: input.role, url, expiresAt: new Date(stored.expires_at) })
+    await recordEmailOutcome(db, orgId, id, outcome.status, outcome.status === 'failed' ? outcome.error : null)
+  }
+  const row = await findOpenInvitation(db, orgId, id)
+  if (!row) throw new Conflict('Another invitation of this address replaced this one while it was being sent.')
+  return { ...invitationView(row), invitation_url: url }
+}
+
+/** Replaces the address's open invitation with this one, in one transaction. */
+async function storeInvitation(db: Kysely<DB>, row: Parameters<typeof insertInvitation>[1]) {
+  // Two invitations of one address at once: the unique index lets one in; the other replaces it on its retry.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        await revokeOpenInvitationOf(trx, row.orgId, row.emailKey)
+        return insertInvitation(trx, row)
+      })
+    } catch (err) {
+      if (!isOpenEmailClash(err) || attempt === 3) throw err
+    }
+  }
+}
+
+async function emailInvitation(db: Kysely<DB>, mailer: Mailer, input: { orgId: string; inviterId: string; to: string; role: 'admin' | 'member'; url: string; expiresAt: Date }) {
+  const [org, inviter] = await Promise.all([findOrganization(db, input.orgId), findUserById(db, input.inviterId)])
+  return mailer.send(invitationEmail({ to: input.to, orgName: org?.name ?? 'Cairn', inviterName: inviter?.name ?? 'An administrator', role: input.role, url: input.url, expiresAt: input.expiresAt }))
+}
