@@ -59,10 +59,17 @@ describe.each(await targets())('the pipeline board in the browser on %s', (targe
   it('shows one column per stage in pipeline order with counts and totals', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pipeline' }).click()
     await page.waitForURL(`${svc.url}/app/pipeline`)
-    const stages = await page.locator('section[data-stage]').evaluateAll((els) => els.map((e) => e.getAttribute('data-stage')))
-    expect(stages).toEqual(['prospecting', 'qualification', 'needs_analysis', 'proposal', 'negotiation', 'closed_won', 'closed_lost'])
+    await poll(() => page.locator('section[data-stage]').evaluateAll((els) => els.map((e) => e.getAttribute('data-stage')))).toEqual([
+      'prospecting',
+      'qualification',
+      'needs_analysis',
+      'proposal',
+      'negotiation',
+      'closed_won',
+      'closed_lost',
+    ])
     await poll(() => column('proposal').locator('[data-total]').textContent()).toBe('$126,500')
-    await expect(column('proposal').getByLabel('1 opportunities').count()).resolves.toBe(1)
+    await poll(() => column('proposal').getByLabel('1 opportunities').count()).toBe(1)
     await card('Northwind EMEA rollout').waitFor()
     await page.getByLabel('Open opportunities').getByText('5 open').waitFor()
     await shot(page, 'pipeline-board')
