@@ -16,7 +16,7 @@ import {
   type DragEndEvent,
   type DragStartEvent,
 } from '@dnd-kit/core'
-import { Alert, Badge, Button, EmptyState, Group, Paper, Text } from '@mantine/core'
+import { Alert, Badge, Button, EmptyState, Group, Paper, ScrollArea, Text } from '@mantine/core'
 import { IconAlertCircle, IconList, IconPlus, IconTargetArrow } from '@tabler/icons-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
@@ -128,13 +128,14 @@ export function PipelineBoardPage() {
       {/* Nothing to drag until there is an opportunity. */}
       {summary.data?.total_count !== 0 && (
         <DndContext sensors={sensors} collisionDetection={collision} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setDragging(null)} accessibility={{ announcements }}>
-          <Paper bg="transparent" style={{ overflowX: 'auto' }} pb="sm">
+          {/* A scrollbar that is always there: on a narrower screen the closed columns are off to the right. */}
+          <ScrollArea type="always" scrollbars="x" offsetScrollbars="x" pb="xs">
             <Group align="stretch" gap="sm" wrap="nowrap" aria-label="Pipeline board" role="group">
               {stages.map((stage) => (
                 <StageColumn key={stage} stage={stage} summary={summary.data?.stages.find((s) => s.stage === stage)} movingId={move.isPending ? move.variables.card.id : null} />
               ))}
             </Group>
-          </Paper>
+          </ScrollArea>
           <DragOverlay dropAnimation={null}>
             {dragging ? (
               <Paper withBorder radius="md" p="sm" shadow="lg" style={{ cursor: 'grabbing', transform: 'rotate(2deg)' }}>
