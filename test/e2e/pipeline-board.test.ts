@@ -109,6 +109,13 @@ describe.each(await targets())('the pipeline board in the browser on %s', (targe
     await page.keyboard.press('Escape')
     await column('needs_analysis').getByRole('button', { name: /^Warehouse scanners,/ }).waitFor()
     expect(await stageOf(deal('Warehouse scanners').id)).toBe('needs_analysis')
+
+    // Enter on a card opens it, as on any button; Back returns to the board.
+    await card('Warehouse scanners').focus()
+    await page.keyboard.press('Enter')
+    await page.waitForURL(`${svc.url}/app/opportunities/${deal('Warehouse scanners').id}`)
+    await page.goBack()
+    await card('Warehouse scanners').waitFor()
   })
 
   it('rolls a refused move back and says why', async () => {

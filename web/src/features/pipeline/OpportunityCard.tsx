@@ -4,8 +4,8 @@
 import { useDraggable } from '@dnd-kit/core'
 import { Anchor, Group, Paper, Stack, Text } from '@mantine/core'
 import { IconCalendar } from '@tabler/icons-react'
-import type { DragEvent } from 'react'
-import { Link } from 'react-router'
+import type { DragEvent, KeyboardEvent } from 'react'
+import { Link, useNavigate } from 'react-router'
 import { opportunityKind } from '../../../../src/records/kinds/opportunity.kind.ts'
 import { formatDate, humanize, recordTitle, type CrmRecord } from '../../kinds.ts'
 import { ReferenceLink } from '../records/ReferenceLink.tsx'
@@ -46,11 +46,18 @@ export function CardContent({ card, overlay = false }: { card: CrmRecord; overla
 
 export function OpportunityCard({ card, stage, moving }: { card: CrmRecord; stage: string; moving: boolean }) {
   const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: card.id, data: { card, stage } })
+  const navigate = useNavigate()
+  // Space lifts the card (the drag sensor's key); Enter, as on any button, opens it.
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && !isDragging && e.target === e.currentTarget) navigate(`/${opportunityKind.path}/${card.id}`)
+    else listeners?.onKeyDown?.(e)
+  }
   return (
     <Paper
       ref={setNodeRef}
       {...attributes}
       {...listeners}
+      onKeyDown={onKeyDown}
       aria-label={`${recordTitle(opportunityKind, card)}, ${humanize(stage)}`}
       data-card={card.id}
       // Links inside would start the browser's own drag of a URL, which ends the pointer drag.
