@@ -263,3 +263,15 @@ export async function obtainToken(databaseUrl: string, publicUrl: string, orgId:
   if (!res.ok) throw new Error(`token exchange failed: ${res.status} ${await res.text()}`)
   return ((await res.json()) as { access_token: string }).access_token
 }
+
+/** Runs `fn` a few times to warm up, then `runs` times one after another: each run's milliseconds. */
+export async function timeRuns(fn: () => Promise<unknown>, runs: number, warmup = 3): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await fn()
+  const ms: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now()
+    await fn()
+    ms.push(performance.now() - t0)
+  }
+  return ms
+}

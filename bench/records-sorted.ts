@@ -13,7 +13,7 @@ import { createSession, SESSION_COOKIE } from '../src/orgs/session.service.ts'
 import { kindsByName } from '../src/records/kinds/index.ts'
 import { listOptionsFrom } from '../src/records/record-query.ts'
 import { countRecords, listRecordsPage } from '../src/records/record.repository.ts'
-import { ensureDatabase, fmt, load, startServiceProcess } from './lib.ts'
+import { ensureDatabase, fmt, load, startServiceProcess, timeRuns } from './lib.ts'
 import { seedOpportunities } from './seed-opportunities.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -21,14 +21,7 @@ const RUNS = 30
 const kind = kindsByName.opportunity
 
 async function timed(fn: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  for (let i = 0; i < 3; i++) await fn()
-  const ms: number[] = []
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now()
-    await fn()
-    ms.push(performance.now() - t0)
-  }
-  ms.sort((a, b) => a - b)
+  const ms = (await timeRuns(fn, RUNS)).sort((a, b) => a - b)
   return { p50: ms[Math.floor(RUNS / 2)], p95: ms[Math.floor(RUNS * 0.95)] }
 }
 

@@ -7,6 +7,8 @@ import path from 'node:path'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { SerializedPGliteDialect } from './pglite-dialect.ts'
 import { preparingPool } from './prepared-pool.ts'
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts'
@@ -100,7 +102,10 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
   }
   let pglite: PGlite
   try {
-    pglite = dataDir ? await PGlite.create(path.join(dataDir, 'pgdata')) : await PGlite.create()
+    // Record search's indexes need these two (migration 0015); PGlite loads an extension only when
+    // it is named here, before CREATE EXTENSION can find it.
+    const extensions = { pg_trgm, btree_gin }
+    pglite = await PGlite.create(dataDir ? { dataDir: path.join(dataDir, 'pgdata'), extensions } : { extensions })
   } catch (err) {
     lock?.release()
     throw err

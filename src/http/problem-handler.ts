@@ -27,7 +27,11 @@ function problemFromFastify(err: FastifyError & { validation?: unknown; validati
     const part = err.validationContext ?? 'body'
     const errors: FieldError[] = fieldErrors(err.validation as never, part)
     if (part === 'querystring') {
-      if (errors.some((e) => e.field === 'limit')) return new ProblemError(400, 'invalid_limit', 'Invalid limit', 'limit must be an integer from 1 to 200.', errors.filter((e) => e.field === 'limit'))
+      if (errors.some((e) => e.field === 'limit')) {
+        // Lists take 1-200, search 1-50: the limit's own schema says which (Ajv runs verbose).
+        const max = (err.validation as { instancePath: string; parentSchema?: { maximum?: number } }[]).find((e) => e.instancePath === '/limit')?.parentSchema?.maximum ?? 200
+        return new ProblemError(400, 'invalid_limit', 'Invalid limit', `limit must be an integer from 1 to ${max}.`, errors.filter((e) => e.field === 'limit'))
+      }
       if (errors.some((e) => e.field === 'cursor')) return new ProblemError(400, 'invalid_cursor', 'Invalid cursor', 'cursor must be the id (a UUID) of a record from a previous page.', errors.filter((e) => e.field === 'cursor'))
     }
     if (part === 'params' && errors.some((e) => e.field === 'id' || e.field.endsWith('_id'))) {
@@ -37,6 +41,11 @@ function problemFromFastify(err: FastifyError & { validation?: unknown; validati
     return new ProblemError(400, 'validation_failed', 'Validation failed', `Invalid ${part}: ${detail}.`, errors)
   }
   switch (err.code) {
+    // PostgreSQL refuses text holding NUL (invalid byte sequence, 22021; in JSON, 22P05): a search
+    // or filter for it, or a value with it, is the client's mistake, and nothing was written.
+    case '22021':
+    case '22P05':
+      return new ProblemError(400, 'validation_failed', 'Validation failed', 'A value contains the NUL character (U+0000), which cannot be stored or searched.')
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ProblemError(413, 'payload_too_large', 'Payload too large', `The request body exceeds the limit of ${bodyLimit} bytes.`)
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

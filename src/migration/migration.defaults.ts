@@ -4,7 +4,7 @@
  * per deployment.
  */
 import type { KindName } from '../records/index.ts'
-import type { MigrationConfig, SupportedObject } from './migration.types.ts'
+import type { Compatibility, MigrationConfig, SupportLevel, SupportedObject } from './migration.types.ts'
 
 export interface ImportStepDef {
   object: SupportedObject
@@ -35,7 +35,17 @@ export const IMPORT_ORDER: readonly ImportStepDef[] = [
 
 export const STEP_BY_OBJECT: ReadonlyMap<string, ImportStepDef> = new Map(IMPORT_ORDER.map((s) => [s.object, s]))
 
-/** What Configure starts from: the seed's automatic objects, deduplication by email, no webhooks. */
+/**
+ * Ticked in Configure's defaults (the report's `default_selected`): every object with a place in
+ * Cairn whose records the analysis found importable, `auto` or `partial`, leads, opportunities and
+ * products included. `manual_review` (an unreadable object, or one whose required values cannot be
+ * filled) is left for the administrator to look at; objects with no target cannot be selected.
+ */
+export function importableByDefault(support: SupportLevel, compatibility: Compatibility): boolean {
+  return support !== 'none' && compatibility !== 'manual_review'
+}
+
+/** What Configure starts from: the objects `importableByDefault` ticks, deduplication by email, no webhooks. */
 export function defaultConfig(automaticObjects: readonly string[]): MigrationConfig {
   return {
     objects: [...automaticObjects],

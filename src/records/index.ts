@@ -20,6 +20,8 @@ export { listOptionsFrom } from './record-query.ts'
 export { sortFields } from './list-params.ts'
 export { pruneTombstones } from './record-tombstones.ts'
 export { pipelineByStage, pipelineSummary, type Pipeline, type PipelineSummary, type StageRow, type StageSummary } from './opportunities/pipeline.ts'
+export { searchRecords, type SearchHit, type SearchOptions } from './search/search.service.ts'
+export { SEARCH_KINDS, type SearchKindName } from './search/search-fields.ts'
 
 // Writes.
 export type { ConvertLeadInput } from './leads/lead-convert.ts'

@@ -3,7 +3,7 @@
  * compiled query): the WHERE conditions every list and count share, and the keyset of a sorted
  * page. Identifiers come from the kind definitions; values are always parameters.
  */
-import type { RecordKind } from './record-kind.ts'
+import type { FieldDef, RecordKind } from './record-kind.ts'
 import type { ListOptions } from './record.repository.ts'
 import { RANGE_OPS, type ListField, type ListSort } from './list-params.ts'
 import { recordJsonText, SQL_TYPES } from './record-sql.ts'
@@ -15,7 +15,8 @@ export function sqlType(f: ListField): string {
   return SQL_TYPES[f.type]
 }
 
-function escapeLike(text: string): string {
+/** LIKE's wildcards and its escape character as literals (docs/api.md: `%` and `_` are literal). */
+export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
 
@@ -55,6 +56,7 @@ const MIN_UUID = `'00000000-0000-0000-0000-000000000000'::uuid`
  * page empty (the caller tells why).
  */
 export function sortedPageSql(kind: RecordKind, sort: ListSort, from: string, conditions: string[], cursor: string | null, limit: string, org = '$1'): string {
+  if (sort.field.type === 'enum') return enumPageSql(kind, sort, from, conditions, cursor, limit, org)
   const col = `r.${sort.field.name}`
   const dir = sort.descending ? 'DESC' : 'ASC'
   const after = sort.descending ? '<' : '>'
@@ -64,10 +66,7 @@ export function sortedPageSql(kind: RecordKind, sort: ListSort, from: string, co
   let valueAfter = ''
   let nullAfter = ''
   if (cursor) {
-    cte =
-      `WITH cur AS (SELECT x.${sort.field.name} AS v FROM ${kind.table} x WHERE x.org_id = ${org} AND x.id = ${cursor} ` +
-      `UNION ALL SELECT CAST(t.sort_values->>'${sort.field.name}' AS ${sqlType(sort.field)}) FROM record_tombstones t ` +
-      `WHERE t.org_id = ${org} AND t.kind = '${kind.table}' AND t.id = ${cursor} LIMIT 1) `
+    cte = cursorValueCte(kind, sort.field.name, sqlType(sort.field), cursor, org)
     // A NULL cursor value makes the row comparison NULL: no non-NULL value follows it.
     valueAfter = ` AND (${col}, r.id) ${after} ((SELECT v FROM cur), ${cursor})`
     nullAfter = ` AND EXISTS (SELECT 1 FROM cur) AND r.id ${after} CASE WHEN (SELECT v FROM cur) IS NULL THEN ${cursor} ELSE ${sort.descending ? MAX_UUID : MIN_UUID} END`
@@ -75,4 +74,41 @@ export function sortedPageSql(kind: RecordKind, sort: ListSort, from: string, co
   const values = `SELECT r.id, ${json} AS j FROM ${from} WHERE ${where} AND ${col} IS NOT NULL${valueAfter} ORDER BY ${col} ${dir}, r.id ${dir} LIMIT ${limit}`
   const nulls = `SELECT r.id, ${json} AS j FROM ${from} WHERE ${where} AND ${col} IS NULL${nullAfter} ORDER BY r.id ${dir} LIMIT ${limit}`
   return `${cte}SELECT u.id, u.j FROM ((${values}) UNION ALL (${nulls})) u LIMIT ${limit}`
+}
+
+/** The cursor record's value of the sort field: the live record's, or its tombstone's. */
+function cursorValueCte(kind: RecordKind, field: string, cast: string, cursor: string, org: string): string {
+  return (
+    `WITH cur AS (SELECT x.${field} AS v FROM ${kind.table} x WHERE x.org_id = ${org} AND x.id = ${cursor} ` +
+    `UNION ALL SELECT CAST(t.sort_values->>'${field}' AS ${cast}) FROM record_tombstones t ` +
+    `WHERE t.org_id = ${org} AND t.kind = '${kind.table}' AND t.id = ${cursor} LIMIT 1) `
+  )
+}
+
+/**
+ * A page sorted by a status-like field in the order its values are defined (a pipeline: prospecting
+ * before proposal before closed_won; low before high), not alphabetically: one index range of
+ * (org_id, field, id) per value, in that order, then the NULLs, each stopped by the outer LIMIT as
+ * in sortedPageSql. The keyset is (the value's position, id). Values come from the kind definition,
+ * never from the request.
+ */
+function enumPageSql(kind: RecordKind, sort: ListSort, from: string, conditions: string[], cursor: string | null, limit: string, org: string): string {
+  const name = sort.field.name
+  const values = [...((sort.field as FieldDef).values ?? [])]
+  if (sort.descending) values.reverse()
+  const dir = sort.descending ? 'DESC' : 'ASC'
+  const after = sort.descending ? '<' : '>'
+  const json = recordJsonText(kind, 'r')
+  const where = conditions.join(' AND ')
+  const literal = (v: string) => `'${v.replaceAll("'", "''")}'`
+  // The cursor's position among the values in this direction (NULL: the cursor is a NULL).
+  const position = `array_position(ARRAY[${values.map(literal).join(', ')}]::text[], (SELECT v FROM cur)::text)`
+  const branches = values.map((v, i) => {
+    const keyset = cursor ? ` AND EXISTS (SELECT 1 FROM cur) AND (${position} < ${i + 1} OR (${position} = ${i + 1} AND r.id ${after} ${cursor}))` : ''
+    return `(SELECT r.id, ${json} AS j FROM ${from} WHERE ${where} AND r.${name} = ${literal(v)}${keyset} ORDER BY r.id ${dir} LIMIT ${limit})`
+  })
+  const nullKeyset = cursor ? ` AND EXISTS (SELECT 1 FROM cur) AND ((SELECT v FROM cur) IS NOT NULL OR r.id ${after} ${cursor})` : ''
+  branches.push(`(SELECT r.id, ${json} AS j FROM ${from} WHERE ${where} AND r.${name} IS NULL${nullKeyset} ORDER BY r.id ${dir} LIMIT ${limit})`)
+  const cte = cursor ? cursorValueCte(kind, name, 'text', cursor, org) : ''
+  return `${cte}SELECT u.id, u.j FROM (${branches.join(' UNION ALL ')}) u LIMIT ${limit}`
 }

@@ -56,7 +56,7 @@ export function erpFieldsAmong(kind: RecordKind, names: readonly string[]): stri
 
 /** Fields hidden from this caller (null in answers), or none. */
 export function hiddenFields(kind: RecordKind, caller: Caller): readonly string[] {
-  return caller.scopes.has('erp:read') ? [] : (erpFieldsByKind.get(kind) ?? [])
+  return caller.scopes.has('erp:read') ? [] : (erpFieldsByKind.get(kind) ?? kind.fields.filter((f) => f.erp).map((f) => f.name))
 }
 
 /** True when an answer about a record of this kind must be changed before this caller sees it. */

@@ -12,6 +12,7 @@ import type { RecordKind } from './record-kind.ts'
 import { kindsByName, recordKinds } from './kinds/index.ts'
 import { fieldsUsed, listOptionsFrom } from './record-query.ts'
 import { batchRoutes } from './batch.routes.ts'
+import { searchRoutes } from './search/search.routes.ts'
 import {
   countQuerySchema,
   countSchema,
@@ -199,6 +200,27 @@ function registerCommentRoutes(fastify: FastifyInstance): void {
       return sendJsonText(reply, page.json)
     },
   )
+  app.get(
+    '/cases/:id/comments/count',
+    {
+      schema: {
+        operationId: 'countCaseComments',
+        tags,
+        summary: 'Count the comments of a case',
+        description: 'The exact number of comments the thread (with the same filters) pages through.',
+        params: idParamsSchema,
+        querystring: countQuerySchema(comment),
+        response: { 200: countSchema, ...errors },
+      },
+      onRequest: requireScopes('crm:read'),
+    },
+    async (request) => {
+      const caseId = request.params.id
+      if (!(await getRecord(app.db, request.auth!, caseKind, caseId))) throw new NotFound('Case')
+      const { limit: _limit, ...opts } = listOptionsFrom(comment, request.query)
+      return { count: await countListed(app.db, request.auth!, comment, { ...opts, parent: { column: 'case_id', value: caseId } }) }
+    },
+  )
   app.post(
     '/cases/:id/comments',
     {
@@ -217,4 +239,5 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
   for (const kind of recordKinds) registerKindRoutes(app, kind)
   registerCommentRoutes(app)
   await batchRoutes(app)
+  await searchRoutes(app)
 }

@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { afterAll, beforeAll } from 'vitest'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { loadConfig } from '../../src/config.ts'
 import { startService, type RunningService } from '../../src/runtime.ts'
@@ -96,6 +97,17 @@ export function watchFailures(context: BrowserContext): { serverErrors: string[]
   }
 }
 
+/** Fills the server-rendered first-run form of a fresh service and waits for the app. */
+export async function completeFirstRun(page: Page, baseUrl: string, who: { org: string; name: string; email: string; password: string }): Promise<void> {
+  await page.goto(`${baseUrl}/setup`)
+  await page.getByLabel('Organization name', { exact: true }).fill(who.org)
+  await page.getByLabel('Your name', { exact: true }).fill(who.name)
+  await page.getByLabel('Email', { exact: true }).fill(who.email)
+  await page.getByLabel('Password', { exact: true }).fill(who.password)
+  await page.getByRole('button', { name: 'Create organization' }).click()
+  await page.waitForURL(`${baseUrl}/app`)
+}
+
 /** Signs in through the server-rendered /sign-in form and waits for the app. */
 export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
   await page.goto(`${baseUrl}/sign-in`)
@@ -121,6 +133,36 @@ export async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true })
   await page.waitForTimeout(300)
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true })
+}
+
+export interface E2eWorld {
+  svc: E2eService
+  browser: Browser
+  context: BrowserContext
+  page: Page
+  failures: ReturnType<typeof watchFailures>
+}
+
+/**
+ * One service, one browser and one page for a whole test file, closed after it; read the world
+ * inside tests (`world.page`). Call inside a describe.
+ */
+export function browserPerFile(target: TargetName): E2eWorld {
+  const world = {} as E2eWorld
+  beforeAll(async () => {
+    ensureWebBuild()
+    ;[world.svc, world.browser] = await Promise.all([startE2eService(target), launchChromium()])
+    world.context = await world.browser.newContext({ viewport: { width: 1280, height: 900 } })
+    world.context.setDefaultTimeout(15_000)
+    world.failures = watchFailures(world.context)
+    world.page = await world.context.newPage()
+    world.failures.watch(world.page)
+  })
+  afterAll(async () => {
+    await world.browser?.close()
+    await world.svc?.close()
+  })
+  return world
 }
 
 /** Pages each in a fresh context (own cookies: another person), whose 5xx answers and page errors are collected for the suite's final check. */

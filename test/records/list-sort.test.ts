@@ -54,6 +54,35 @@ describe.each(await targets())('sorted lists, ranges and counts on %s', (target)
     expect(ids(await all('/opportunities', 3))).toEqual([e.id, d.id, c.id, b.id, a.id])
   })
 
+  it('counts the comments of one case', async () => {
+    const [a, b] = await Promise.all(['A', 'B'].map(async (subject) => json(await admin.request({ method: 'POST', url: '/api/v1/cases', payload: { subject } }))))
+    for (const [kase, body] of [[a, 'one'], [a, 'two'], [b, 'three']] as const) {
+      expect((await admin.request({ method: 'POST', url: `/api/v1/cases/${kase.id}/comments`, payload: { body } })).statusCode).toBe(201)
+    }
+    expect(json(await get(`/cases/${a.id}/comments/count`))).toEqual({ count: 2 })
+    expect(json(await get(`/cases/${b.id}/comments/count`))).toEqual({ count: 1 })
+    expect((await get('/cases/0190a3c4-5b6d-7e8f-9a0b-1c2d3e4f5a6b/comments/count')).statusCode).toBe(404)
+  })
+
+  it('sorts status-like fields in their defined order (a pipeline), not alphabetically, across pages', async () => {
+    const won = await create({ stage: 'closed_won' })
+    const prospect = await create({ stage: 'prospecting' })
+    const proposal = await create({ stage: 'proposal' })
+    const prospect2 = await create({ stage: 'prospecting' })
+    const lost = await create({ stage: 'closed_lost' })
+    const ids = (rows: Record<string, any>[]) => rows.map((r) => r.id)
+    expect(ids(await all('/opportunities?sort=stage', 2))).toEqual([prospect.id, prospect2.id, proposal.id, won.id, lost.id])
+    expect(ids(await all('/opportunities?sort=-stage', 2))).toEqual([lost.id, won.id, proposal.id, prospect2.id, prospect.id])
+    // A deleted cursor record keeps its place in that order too.
+    const page = json(await get('/opportunities?sort=stage&limit=2'))
+    expect(page.next_cursor).toBe(prospect2.id)
+    expect((await admin.request({ method: 'DELETE', url: `/api/v1/opportunities/${prospect2.id}` })).statusCode).toBe(204)
+    expect(json(await get(`/opportunities?sort=stage&limit=10&cursor=${prospect2.id}`)).data.map((r: any) => r.id)).toEqual([proposal.id, won.id, lost.id])
+    // Cases: priority low < medium < high < critical.
+    for (const priority of ['critical', 'low', 'high', 'medium']) expect((await admin.request({ method: 'POST', url: '/api/v1/cases', payload: { subject: priority, priority } })).statusCode).toBe(201)
+    expect((await all('/cases?sort=priority', 3)).map((r) => r.priority)).toEqual(['low', 'medium', 'high', 'critical'])
+  })
+
   it('continues after a deleted cursor record where it was; after a moved one where it is now', async () => {
     for (const amount of ['10.00', '20.00', '30.00', '40.00', '50.00', '60.00']) await create({ amount })
     let page = json(await get('/opportunities?sort=amount&limit=2'))

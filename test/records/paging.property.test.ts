@@ -12,6 +12,7 @@ import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
 import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
 import { buildTestApp, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
+import { OPPORTUNITY_STAGES } from '../../src/records/index.ts'
 
 type Op = { t: 'insert'; n: number } | { t: 'delete'; pick: number; cursorRecord: boolean } | { t: 'page' }
 type Values = { name: string; amount: string | null; close_date: string | null; stage: string }
@@ -43,7 +44,9 @@ const sortedOpArb: fc.Arbitrary<SortedOp> = fc.oneof(
 function compareServed(sort: string, a: Record<string, any>, b: Record<string, any>): number {
   const desc = sort.startsWith('-')
   const field = desc ? sort.slice(1) : sort
-  const key = (r: Record<string, any>) => (field === 'amount' && r.amount !== null ? Number(r.amount) : r[field])
+  // Amounts by number; stages in pipeline order (their definition's), not alphabetically.
+  const key = (r: Record<string, any>) =>
+    field === 'amount' && r.amount !== null ? Number(r.amount) : field === 'stage' && r.stage !== null ? OPPORTUNITY_STAGES.indexOf(r.stage) : r[field]
   const [x, y] = [key(a), key(b)]
   if (x !== y) {
     if (x === null) return 1

@@ -1,11 +1,13 @@
-// The Mantine theme of the web app.
+// The Mantine theme of the web app. Its type and colours are the brand's (src/shared/brand.ts),
+// which the server-rendered pages share.
 import { createTheme, Select } from '@mantine/core'
+import { FONT_FAMILY } from '../../src/shared/brand.ts'
 
 export const theme = createTheme({
   primaryColor: 'teal',
   defaultRadius: 'md',
-  fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  headings: { fontWeight: '650' },
+  fontFamily: FONT_FAMILY,
+  headings: { fontFamily: FONT_FAMILY, fontWeight: '650' },
   components: {
     // Mount the options list only while open: a hidden listbox labelled like its input would
     // otherwise make the field's label match two elements (screen readers and tests).

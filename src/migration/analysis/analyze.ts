@@ -6,6 +6,7 @@ import type { AnalysisContext, AnalysisReport, ObjectAnalysis, SourceDescribe, S
 import { mapObjectFields } from '../mapping/auto-map.ts'
 import { catalogueFor } from '../mapping/catalogue.ts'
 import { namespaceOf } from '../mapping/field-types.ts'
+import { importableByDefault } from '../migration.defaults.ts'
 import { emptySummary, summarizeAutomation } from './automation.ts'
 import { scoreObject } from './compatibility.ts'
 import { findDuplicateEmails, leadsMatchingContacts } from './duplicates.ts'
@@ -87,7 +88,7 @@ export function analyzeSource(metadata: SourceMetadata, ctx: AnalysisContext): A
       record_count: count,
       target: kind,
       support: cat?.support ?? 'none',
-      default_selected: cat?.support === 'automatic',
+      default_selected: importableByDefault(cat?.support ?? 'none', score.compatibility),
       compatibility: score.compatibility,
       reasons: score.reasons,
       fields,

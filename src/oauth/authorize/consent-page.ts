@@ -13,7 +13,7 @@ export function consentPage(ctx: AuthorizeContext, orgs: { id: string; name: str
     client.registration === 'metadata_document'
       ? `<p class="lead">Identified by <strong>${escapeHtml(new URL(client.client_id).host)}</strong>.</p>`
       : client.registration === 'dynamic'
-        ? `<div class="error" style="background:#fff9db;border-color:#ffe066;color:#7c5e00">This application registered itself; its name is <strong>unverified</strong>. Continue only if you started this connection.</div>`
+        ? `<div class="warning" role="note">This application registered itself; its name is <strong>unverified</strong>. Continue only if you started this connection.</div>`
         : ''
   const redirectHost = (() => {
     try {
@@ -27,7 +27,7 @@ export function consentPage(ctx: AuthorizeContext, orgs: { id: string; name: str
     .join('')
   const orgChoice =
     orgs.length > 1
-      ? `<label for="org_id">Organization</label><select id="org_id" name="org_id" style="width:100%;padding:10px;border:1px solid #cfd5e3;border-radius:8px;font:inherit">${orgs
+      ? `<label for="org_id">Organization</label><select id="org_id" name="org_id">${orgs
           .map((o) => `<option value="${escapeHtml(o.id)}"${o.id === activeOrgId ? ' selected' : ''}>${escapeHtml(o.name)}</option>`)
           .join('')}</select>`
       : `<input type="hidden" name="org_id" value="${escapeHtml(orgs[0].id)}"><p>Organization: <strong>${escapeHtml(orgs[0].name)}</strong></p>`
@@ -37,12 +37,12 @@ export function consentPage(ctx: AuthorizeContext, orgs: { id: string; name: str
     `<h1>Allow ${escapeHtml(client.name)} to access your CRM?</h1>
 ${origin}
 <p class="lead">Signed in as ${escapeHtml(userEmail)}. ${escapeHtml(client.name)} will be able to:</p>
-<ul style="padding-left:20px;margin:0 0 8px">${scopes}</ul>
+<ul class="scopes">${scopes}</ul>
 <form method="post" action="/oauth/authorize">${hidden}<input type="hidden" name="csrf_token" value="${escapeHtml(csrf)}">
 ${orgChoice}
-<p class="hint" style="text-align:left">You will be sent back to ${escapeHtml(redirectHost)}. You can revoke this access at any time in Settings → API.</p>
+<p class="hint">You will be sent back to ${escapeHtml(redirectHost)}. You can revoke this access at any time in Settings → API.</p>
 <button type="submit" name="decision" value="allow">Allow</button>
-<button type="submit" name="decision" value="deny" class="secondary" style="margin-top:10px">Deny</button>
+<button type="submit" name="decision" value="deny" class="secondary">Deny</button>
 </form>`,
   )
 }

@@ -3,6 +3,7 @@ import { analyzeSource } from '../../../src/migration/analysis/analyze.ts'
 import { PARTIAL_WEIGHT, READY_THRESHOLD } from '../../../src/migration/analysis/readiness.ts'
 import type { AnalysisContext, AnalysisReport, SourceMetadata } from '../../../src/migration/migration.types.ts'
 import { fixtureMetadata } from '../mapping/fixtures.ts'
+import { defaultConfig } from '../../../src/migration/migration.defaults.ts'
 
 const CTX: AnalysisContext = { members: [{ user_id: 'u1', email: 'ada@example.com' }], assumed_records_per_second: 5000, now: new Date('2025-03-01T12:00:00Z') }
 
@@ -15,8 +16,8 @@ describe('analysing the recorded org (real describes)', () => {
 
   it('lists the supported objects in import order, then other business objects that hold records', () => {
     expect(report.objects.map((o) => o.name)).toEqual(['Account', 'Contact', 'Lead', 'Opportunity', 'Case', 'Event', 'Campaign', 'OpportunityContactRole'])
-    expect(report.objects.filter((o) => o.default_selected).map((o) => o.name)).toEqual(['Account', 'Contact', 'Case', 'Event'])
-    expect(objectOf(report, 'Lead')).toMatchObject({ support: 'planned', target: 'lead', default_selected: false })
+    expect(report.objects.filter((o) => o.default_selected).map((o) => o.name)).toEqual(['Account', 'Contact', 'Lead', 'Opportunity', 'Case', 'Event'])
+    expect(objectOf(report, 'Lead')).toMatchObject({ support: 'planned', target: 'lead', default_selected: true })
     expect(objectOf(report, 'Campaign')).toMatchObject({ support: 'none', target: null, compatibility: 'manual_review', record_count: 19 })
     expect(objectOf(report, 'Account')).toMatchObject({ key_prefix: '001', read_via: 'rest' })
     expect(report.generated_at).toBe('2025-03-01T12:00:00.000Z')
@@ -87,9 +88,27 @@ describe('analysing the recorded org (real describes)', () => {
   })
 
   it('estimates the default selection\'s calls and time, and recommends the spec\'s phases', () => {
-    expect(report.timeline).toMatchObject({ records: 1200 + 3400 + 900 + 2500, assumed_records_per_second: 5000, estimated_seconds: 2 })
-    expect(report.timeline.phases.map((p) => p.name)).toEqual(['Accounts and contacts', 'Cases and case comments', 'Activities'])
+    expect(report.timeline).toMatchObject({ records: 1200 + 3400 + 500 + 300 + 900 + 2500, assumed_records_per_second: 5000, estimated_seconds: 2 })
+    expect(report.timeline.phases.map((p) => p.name)).toEqual(['Accounts and contacts', 'Leads, products and opportunities', 'Cases and case comments', 'Activities'])
     expect(report.recommended_phases.map((p) => p.name)).toEqual(['Try a sandbox first', 'Import accounts and contacts', 'Validate', 'Import the rest', 'Keep the source active'])
+  })
+})
+
+describe('the configuration a migration starts from', () => {
+  it('ticks every object the analysis found importable, leads and opportunities included', () => {
+    const report = analyzeSource(fixtureMetadata(), CTX)
+    const importable = report.objects.filter((o) => o.target !== null && o.compatibility !== 'manual_review').map((o) => o.name)
+    expect(importable).toEqual(['Account', 'Contact', 'Lead', 'Opportunity', 'Case', 'Event'])
+    expect(defaultConfig(report.objects.filter((o) => o.default_selected).map((o) => o.name)).objects).toEqual(importable)
+  })
+
+  it('leaves an object for review unticked, and objects with no place in Cairn', () => {
+    const metadata = fixtureMetadata()
+    delete metadata.describes.Opportunity
+    const report = analyzeSource(metadata, CTX)
+    expect(objectOf(report, 'Opportunity')).toMatchObject({ target: 'opportunity', compatibility: 'manual_review', default_selected: false })
+    expect(objectOf(report, 'Campaign')).toMatchObject({ target: null, default_selected: false })
+    expect(report.objects.filter((o) => o.default_selected).map((o) => o.name)).toEqual(['Account', 'Contact', 'Lead', 'Case', 'Event'])
   })
 })
 

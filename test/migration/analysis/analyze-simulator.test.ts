@@ -104,11 +104,11 @@ describe('analysing the simulator\'s demo org', () => {
   })
 
   it('plans the default selection over REST within the allowance', () => {
-    expect(report.objects.filter((o) => o.default_selected).map((o) => o.name)).toEqual(['Account', 'Contact', 'Case', 'CaseComment', 'Task', 'Event'])
+    expect(report.objects.filter((o) => o.default_selected).map((o) => o.name)).toEqual(['Account', 'Contact', 'Lead', 'Product2', 'Opportunity', 'Case', 'CaseComment', 'Task', 'Event'])
     expect(report.objects.every((o) => o.read_via === 'rest')).toBe(true)
     expect(report.timeline.estimated_api_calls).toBeLessThan(metadata.limits!.remaining)
     expect(risks('api_allowance')).toEqual([])
-    expect(report.timeline.phases.map((p) => p.objects)).toEqual([['Account', 'Contact'], ['Case', 'CaseComment'], ['Task', 'Event']])
+    expect(report.timeline.phases.map((p) => p.objects)).toEqual([['Account', 'Contact'], ['Lead', 'Product2', 'Opportunity'], ['Case', 'CaseComment'], ['Task', 'Event']])
   })
 })
 

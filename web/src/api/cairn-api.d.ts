@@ -398,6 +398,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cases/{id}/comments/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count the comments of a case
+         * @description The exact number of comments the thread (with the same filters) pages through.
+         */
+        get: operations["countCaseComments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cases/{id}/escalate": {
         parameters: {
             query?: never;
@@ -1483,6 +1503,26 @@ export interface paths {
          * @description Tombstones (id, deleted_at) of products deleted in the last 30 days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.
          */
         get: operations["listDeletedProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find records of any kind
+         * @description Best matches first across the kinds the token may read (products need erp:read). Scoped to the organization.
+         */
+        get: operations["searchRecords"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4507,6 +4547,22 @@ export interface components {
             unit_price?: string | null;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** SearchHit */
+        SearchHit: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "account" | "contact" | "lead" | "opportunity" | "product" | "case" | "activity";
+            /** @description 1 for an exact match; prefix matches 0.6-0.9, substring matches 0.2-0.5. */
+            score: number;
+            /** @description Email, domain, company, product code, case number, stage or activity kind. */
+            subtitle: string | null;
+            title: string;
+        };
+        /** SearchResults */
+        SearchResults: {
+            data: components["schemas"]["SearchHit"][];
         };
         /** Tombstone */
         Tombstone: {
@@ -7965,6 +8021,107 @@ export interface operations {
             };
             /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
             422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    countCaseComments: {
+        parameters: {
+            query?: {
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Case-insensitive search in body */
+                q?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Count"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -14718,6 +14875,78 @@ export interface operations {
             };
             /** @description RFC 9457 problem details */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    searchRecords: {
+        parameters: {
+            query: {
+                /** @description Comma-separated kinds to search (account, contact, lead, opportunity, product, case, activity); default all. Kinds the token may not read are left out. */
+                kinds?: string;
+                /** @description Results, 1-50. */
+                limit?: number;
+                /** @description What to find: a case-insensitive match on names, emails, domains, companies, product codes and subjects (`%` and `_` are literal), or a case number (`42`, `#42`). Exact and prefix matches rank first; from 3 characters, values containing the text match too. */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResults"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

@@ -1,8 +1,7 @@
 // The signed-in frame: header (organization, user menu), the navbar of record kinds, and the
 // routed page. Waits for GET /me so every page can rely on the person and organization.
-import { AppShell, Burger, Center, Group, Loader, Text, ThemeIcon } from '@mantine/core'
-import { useDisclosure } from '@mantine/hooks'
-import { IconStack2 } from '@tabler/icons-react'
+import { AppShell, Burger, Center, Group, Loader } from '@mantine/core'
+import { useDisclosure, useHotkeys } from '@mantine/hooks'
 import { Link, Outlet, useLocation, useMatches } from 'react-router'
 import { useEffect } from 'react'
 import { useMe } from '../api/queries.ts'
@@ -10,6 +9,9 @@ import { ErrorState } from '../components/ErrorState.tsx'
 import { NavLinks } from './NavLinks.tsx'
 import { OrgSwitcher } from './OrgSwitcher.tsx'
 import { UserMenu } from './UserMenu.tsx'
+import { BrandMark } from './BrandMark.tsx'
+import { SearchPalette } from '../features/search/SearchPalette.tsx'
+import { SearchButton } from '../features/search/SearchButton.tsx'
 
 export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure()
@@ -18,6 +20,9 @@ export function AppLayout() {
   // Pages that need the whole width (the pipeline board's columns) say so in their route's handle.
   const fullWidth = useMatches().some((m) => (m.handle as { fullWidth?: boolean } | undefined)?.fullWidth)
   useEffect(() => close(), [location.pathname, close])
+  const [searching, search] = useDisclosure()
+  // Ctrl/Cmd-K opens the palette from anywhere, form fields included (it means nothing else there).
+  useHotkeys([['mod+K', search.toggle]], [])
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="lg">
@@ -26,20 +31,17 @@ export function AppLayout() {
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
             <Link to="/" style={{ textDecoration: 'none', color: 'inherit' }} aria-label="Cairn home">
-              <Group gap={8} wrap="nowrap">
-              <ThemeIcon size={30} radius="md" variant="gradient" gradient={{ from: 'teal.6', to: 'cyan.6', deg: 135 }}>
-                <IconStack2 size={18} />
-              </ThemeIcon>
-              <Text fw={700} size="lg">
-                Cairn
-              </Text>
-              </Group>
+              <BrandMark />
             </Link>
             {me.data && <OrgSwitcher me={me.data} />}
           </Group>
-          {me.data && <UserMenu me={me.data} />}
+          <Group gap="md" wrap="nowrap">
+            {me.data && <SearchButton onClick={search.open} />}
+            {me.data && <UserMenu me={me.data} />}
+          </Group>
         </Group>
       </AppShell.Header>
+      {me.data && <SearchPalette opened={searching} onClose={search.close} />}
       <AppShell.Navbar p="sm">
         <NavLinks />
       </AppShell.Navbar>

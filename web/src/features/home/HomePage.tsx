@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/PageHeader.tsx'
 import { appKinds } from '../../kinds.ts'
 import { formatCount, useRecordCounts } from '../records/useRecordCount.ts'
 import { PipelineChart } from './PipelineChart.tsx'
+import { FirstRunPanel } from './FirstRunPanel.tsx'
 
 export function HomePage() {
   const me = useMe()
@@ -13,6 +14,7 @@ export function HomePage() {
   return (
     <>
       <PageHeader eyebrow={me.data?.organization.name} title="Overview" />
+      <FirstRunPanel />
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="md" mb="lg">
         {appKinds.map(({ kind, icon: Icon }, i) => {
           const q = counts[i]!

@@ -1,6 +1,6 @@
-// Which source objects to import: the automatic ones are ticked by default; leads, opportunities
-// and products may be added; objects with no place in Cairn are shown, not selectable, with why.
-// Case comments are imported with their cases.
+// Which source objects to import: every object the analysis found importable is ticked by default
+// (leads, opportunities and products too); objects with no place in Cairn are shown, not
+// selectable, with why. Case comments are imported with their cases.
 import { Badge, Checkbox, Table, Text } from '@mantine/core'
 import type { AnalysisReport, MigrationConfig, ObjectAnalysis } from '../../../api/migration.ts'
 import { capitalize, count, targetLabel } from '../migrationText.ts'
@@ -11,10 +11,10 @@ function Note({ o }: { o: ObjectAnalysis }) {
   const follows = followedObject(o.name)
   if (follows) return <Text size="xs" c="dimmed">Imported with {follows === 'Case' ? 'cases' : follows}</Text>
   if (!isSelectable(o)) return <Text size="xs" c="dimmed">{capitalize(o.reasons[0] ?? 'Cairn has no place for this object')}</Text>
-  if (o.support === 'planned')
+  if (o.compatibility === 'manual_review')
     return (
-      <Badge size="xs" variant="light" color="gray">
-        Optional
+      <Badge size="xs" variant="light" color="orange">
+        Review first
       </Badge>
     )
   return null
@@ -27,7 +27,7 @@ export function ObjectSelection(props: { config: MigrationConfig; report: Analys
   return (
     <ConfigSection
       title="Objects"
-      description={`${config.objects.length} selected, ${count(chosenRecords)} records. The automatic objects are selected; leads, opportunities and products can be added.`}
+      description={`${config.objects.length} selected, ${count(chosenRecords)} records. Everything the analysis found importable is selected; untick what should stay behind.`}
       error={errors?.objects}
     >
       <Table verticalSpacing={6} aria-label="Objects to import">

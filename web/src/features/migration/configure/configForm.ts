@@ -9,7 +9,7 @@ import { ApiError, type FieldError } from '../../../api/client.ts'
 import type { AnalysisReport, FieldMapping, FieldOverride, MigrationConfig, MigrationView, ObjectAnalysis } from '../../../api/migration.ts'
 import type { KindName } from '../../../kinds.ts'
 
-/** The saved configuration, or what the analysis proposes (its automatic objects, dedup by email...). */
+/** The saved configuration, or what the analysis proposes (every importable object, dedup by email...). */
 export function initialConfig(m: MigrationView, report: AnalysisReport): MigrationConfig {
   return m.config ?? defaultConfig(report.objects.filter((o) => o.default_selected).map((o) => o.name))
 }

@@ -93,7 +93,7 @@ export function ReadyToStart({ migration, report, onConfigure }: { migration: Mi
         </div>
         {!migration.config && (
           <Alert color="blue" variant="light">
-            Nothing was configured, so the analysis&apos; proposal is used: its automatic objects, duplicates by email linked, owners matched by email.
+            Nothing was configured, so the analysis&apos; proposal is used: every object it found importable, duplicates by email linked, owners matched by email.
           </Alert>
         )}
         {config && report && <ImportPlan config={config} report={report} />}

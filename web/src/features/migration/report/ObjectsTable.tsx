@@ -79,11 +79,6 @@ export function ObjectsTable({ report }: { report: AnalysisReport }) {
                   <Text size="sm" c={o.target ? undefined : 'dimmed'}>
                     {targetLabel(o.target)}
                   </Text>
-                  {o.support === 'planned' && (
-                    <Text size="xs" c="dimmed">
-                      Optional
-                    </Text>
-                  )}
                 </Table.Td>
                 <Table.Td ta="right">
                   <Text size="sm">{count(o.record_count)}</Text>
