@@ -8,7 +8,8 @@ import { useMe } from '../../api/queries.ts'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { formatDateTime, type CrmRecord } from '../../kinds.ts'
 
-const commentsKey = (caseId: string) => ['case-comments', caseId] as const
+/** Also the prefix of the thread's count (the record page's Comments tab): adding refreshes both. */
+export const commentsKey = (caseId: string) => ['case-comments', caseId] as const
 
 function Comment({ comment, myId, myName }: { comment: CrmRecord; myId?: string; myName?: string }) {
   const author = (comment.author_user_id && comment.author_user_id === myId ? myName : null) ?? (comment.author_name as string | null) ?? 'Team member'
@@ -37,20 +38,15 @@ function Comment({ comment, myId, myName }: { comment: CrmRecord; myId?: string;
   )
 }
 
-/** The thread, oldest first; its first page also gives the record page's Comments tab its count. */
-export function useCaseThread(caseId: string) {
-  return useInfiniteQuery({
+export function CaseComments({ caseId }: { caseId: string }) {
+  const me = useMe()
+  const client = useQueryClient()
+  const thread = useInfiniteQuery({
     queryKey: commentsKey(caseId),
     queryFn: ({ pageParam }): Promise<Page<CrmRecord>> => call(() => cairn.GET('/api/v1/cases/{id}/comments', { params: { path: { id: caseId }, query: { limit: 50, cursor: pageParam } } })),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
   })
-}
-
-export function CaseComments({ caseId }: { caseId: string }) {
-  const me = useMe()
-  const client = useQueryClient()
-  const thread = useCaseThread(caseId)
   const [body, setBody] = useState('')
   const [isPublic, setIsPublic] = useState(false)
   const add = useMutation({

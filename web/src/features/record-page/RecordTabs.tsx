@@ -1,11 +1,13 @@
 // The record page's tabs: the timeline, a case's comment thread, and one tab per kind of related
 // record with its exact count (GET /{kind}/count?<reference>=<id>). The open tab is `?tab=` in
-// the URL, so a link opens it.
+// the URL, so a link opens it. A case's Comments tab counts its thread (GET /cases/{id}/comments/count).
 import { Badge, Tabs } from '@mantine/core'
 import { IconHistory, IconMessageCircle } from '@tabler/icons-react'
+import { useQuery } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router'
 import { kindUiByName, type RecordKind } from '../../kinds.ts'
-import { CaseComments, useCaseThread } from '../cases/CaseComments.tsx'
+import { cairn, call } from '../../api/client.ts'
+import { CaseComments, commentsKey } from '../cases/CaseComments.tsx'
 import { formatCount, useRecordCount } from '../records/useRecordCount.ts'
 import { RelatedList } from './RelatedList.tsx'
 import { relationsTo, type Relation } from './relations.ts'
@@ -13,12 +15,11 @@ import { RecordTimeline } from './timeline/RecordTimeline.tsx'
 import { hasEvents } from './timeline/recordEvents.ts'
 import { activityRefField } from './timeline/useTimeline.ts'
 
-function CountBadge({ value, more = false }: { value: number | undefined; more?: boolean }) {
+function CountBadge({ value }: { value: number | undefined }) {
   if (value === undefined) return null
   return (
-    <Badge size="sm" variant="light" color={value === 0 ? 'gray' : undefined} radius="sm" aria-label={`${value}${more ? ' or more' : ''}`}>
+    <Badge size="sm" variant="light" color={value === 0 ? 'gray' : undefined} radius="sm">
       {formatCount(value)}
-      {more ? '+' : ''}
     </Badge>
   )
 }
@@ -44,10 +45,12 @@ function RelationPanel({ relation, id }: { relation: Relation; id: string }) {
 }
 
 function CommentsTab({ caseId }: { caseId: string }) {
-  const thread = useCaseThread(caseId)
-  const first = thread.data?.pages[0]
+  const count = useQuery({
+    queryKey: [...commentsKey(caseId), 'count'],
+    queryFn: () => call(() => cairn.GET('/api/v1/cases/{id}/comments/count', { params: { path: { id: caseId } } })),
+  })
   return (
-    <Tabs.Tab value="comments" leftSection={<IconMessageCircle size={16} stroke={1.6} />} rightSection={<CountBadge value={thread.data?.pages.reduce((n, p) => n + p.data.length, 0)} more={Boolean(thread.hasNextPage && first)} />}>
+    <Tabs.Tab value="comments" leftSection={<IconMessageCircle size={16} stroke={1.6} />} rightSection={<CountBadge value={count.data?.count} />}>
       Comments
     </Tabs.Tab>
   )
