@@ -18,7 +18,7 @@ import { validatorCompiler } from './http/validation.ts'
 import { authenticate } from './http/auth.ts'
 import { registerIdempotency } from './http/idempotency/idempotency.hooks.ts'
 import rateLimitPlugin from './http/rate-limit/rate-limit.plugin.ts'
-import { recordRoutes, specialActionRoutes } from './records/index.ts'
+import { pipelineRoutes, recordRoutes, specialActionRoutes } from './records/index.ts'
 import { eventRoutes, eventsPlugin } from './events/index.ts'
 import { meRoutes } from './orgs/me.routes.ts'
 import { pageRoutes } from './orgs/pages.routes.ts'
@@ -110,6 +110,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(meRoutes)
       await api.register(recordRoutes)
       await api.register(specialActionRoutes)
+      await api.register(pipelineRoutes)
       await api.register(eventRoutes)
       await api.register(settingsRoutes, { clock })
       await api.register(webhookRoutes, { box: app.secretBox })

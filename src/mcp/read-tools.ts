@@ -15,8 +15,7 @@ import {
   listQuerySchema,
   listRecords,
   mayRead,
-  OPPORTUNITY_STAGES,
-  pipelineByStage,
+  pipelineSummary,
   readScopes,
   recordKinds,
   sortFields,
@@ -253,16 +252,9 @@ const pipelineSummaryTool: McpTool = {
   annotations: HINTS.read,
   scopes: () => ['crm:read'],
   async run(ctx: ToolContext) {
-    const { rows, amountsVisible: visible } = await pipelineByStage(ctx.db, ctx.auth)
-    const known: (string | null)[] = [...OPPORTUNITY_STAGES]
-    const order = [...known, ...new Set(rows.map((r) => r.stage).filter((s) => !known.includes(s)))]
-    const stages = order.map((stage) => {
-      const group = rows.filter((r) => r.stage === stage)
-      const amounts = group.filter((r) => r.total !== null).map((r) => ({ currency: r.currency, total: r.total as string }))
-      return { stage, count: group.reduce((n, r) => n + r.count, 0), amounts: visible ? amounts : null }
-    })
-    const value: Record<string, unknown> = { stages, total_count: rows.reduce((n, r) => n + r.count, 0), amounts_visible: visible }
-    if (!visible) value.note = 'Amounts need the erp:read scope; only counts are shown.'
+    const summary = await pipelineSummary(ctx.db, ctx.auth)
+    const value: Record<string, unknown> = { ...summary }
+    if (!summary.amounts_visible) value.note = 'Amounts need the erp:read scope; only counts are shown.'
     return { value }
   },
 }

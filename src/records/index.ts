@@ -19,7 +19,7 @@ export { countListed, getRecord, listDeleted, listRecords } from './record.servi
 export { listOptionsFrom } from './record-query.ts'
 export { sortFields } from './list-params.ts'
 export { pruneTombstones } from './record-tombstones.ts'
-export { pipelineByStage, type Pipeline, type StageRow } from './opportunities/pipeline.ts'
+export { pipelineByStage, pipelineSummary, type Pipeline, type PipelineSummary, type StageRow, type StageSummary } from './opportunities/pipeline.ts'
 export { searchRecords, type SearchHit, type SearchOptions } from './search/search.service.ts'
 export { SEARCH_KINDS, type SearchKindName } from './search/search-fields.ts'
 
@@ -75,3 +75,4 @@ export { customFieldErrors } from './custom-fields/custom-field-values.ts'
 // The REST routes of records, registered by the app under /api/v1.
 export { recordRoutes } from './record.routes.ts'
 export { specialActionRoutes } from './special-actions.routes.ts'
+export { pipelineRoutes } from './opportunities/pipeline.routes.ts'

@@ -14,6 +14,7 @@ import { NotFoundPage } from './components/NotFoundPage.tsx'
 import { MigrationsPage } from './features/migration/MigrationsPage.tsx'
 import { NewMigrationPage } from './features/migration/NewMigrationPage.tsx'
 import { MigrationWizardPage } from './features/migration/MigrationWizardPage.tsx'
+import { PipelineBoardPage } from './features/pipeline/PipelineBoardPage.tsx'
 import { EventLogPage } from './features/events/EventLogPage.tsx'
 
 export const router = createBrowserRouter(
@@ -32,6 +33,7 @@ export const router = createBrowserRouter(
         { path: 'migration', element: <MigrationsPage /> },
         { path: 'migration/new', element: <NewMigrationPage /> },
         { path: 'migration/:id', element: <MigrationWizardPage /> },
+        { path: 'pipeline', element: <PipelineBoardPage />, handle: { fullWidth: true } },
         { path: 'events', element: <EventLogPage /> },
         { path: ':kindPath', element: <RecordListPage /> },
         { path: ':kindPath/new', element: <CreateRecordPage /> },

@@ -7,6 +7,7 @@ import { sql } from 'kysely'
 import type { AuthContext } from '../../shared/auth-context.ts'
 import { assertMayRead, hiddenFields } from '../record-access.ts'
 import { opportunityKind } from '../kinds/index.ts'
+import { OPPORTUNITY_STAGES } from '../kinds/opportunity.kind.ts'
 import type { Executor } from '../record.repository.ts'
 
 export interface StageRow {
@@ -32,4 +33,34 @@ export async function pipelineByStage(executor: Executor, auth: AuthContext): Pr
     FROM opportunities WHERE org_id = ${orgId}
     GROUP BY stage, currency ORDER BY stage, currency`.execute(executor)
   return { rows: res.rows.map((r) => ({ ...r, count: Number(r.count), total: amountsVisible ? r.total : null })), amountsVisible }
+}
+
+export interface StageSummary {
+  stage: string | null
+  count: number
+  /** Totals per currency, or null when the caller may not read amounts. */
+  amounts: { currency: string | null; total: string }[] | null
+}
+
+export interface PipelineSummary {
+  stages: StageSummary[]
+  total_count: number
+  amounts_visible: boolean
+}
+
+/**
+ * The pipeline as REST and MCP answer it: every stage of the enumeration in pipeline order (empty
+ * ones too, so a board has all its columns), then any other stage values found (imported data,
+ * null), each with its count and, when the caller may read amounts, its totals per currency.
+ */
+export async function pipelineSummary(executor: Executor, auth: AuthContext): Promise<PipelineSummary> {
+  const { rows, amountsVisible } = await pipelineByStage(executor, auth)
+  const known: (string | null)[] = [...OPPORTUNITY_STAGES]
+  const order = [...known, ...new Set(rows.map((r) => r.stage).filter((s) => !known.includes(s)))]
+  const stages = order.map((stage) => {
+    const group = rows.filter((r) => r.stage === stage)
+    const amounts = group.filter((r) => r.total !== null).map((r) => ({ currency: r.currency, total: r.total as string }))
+    return { stage, count: group.reduce((n, r) => n + r.count, 0), amounts: amountsVisible ? amounts : null }
+  })
+  return { stages, total_count: rows.reduce((n, r) => n + r.count, 0), amounts_visible: amountsVisible }
 }

@@ -31,7 +31,7 @@ export async function replayStep(db: Kysely<DB>, now: () => Date): Promise<StepR
     }
     const position = Number(replay.position)
     const through = Number(replay.through_seq)
-    const page = await feedPage(trx, replay.org_id, position, REPLAY_CHUNK, replay.events)
+    const page = await feedPage(trx, replay.org_id, { after: position }, REPLAY_CHUNK, replay.events)
     if (position < page.pruned) {
       await cancelRunningReplay(trx, replay.org_id, replay.webhook_id, `Events up to seq ${page.pruned} passed the retention period before they were replayed.`, at)
       return { idle: false, queued: 0 }

@@ -41,7 +41,7 @@ export async function startReplay(db: Kysely<DB>, auth: AuthContext, webhookId: 
   if (!webhook) throw new NotFound('Webhook')
   if (webhook.status !== 'active') throw new Conflict('The webhook is disabled; enable it before replaying events to it.')
   const asked = parseSince(since)
-  const marks = await feedPage(db, auth.orgId, null, 1, null)
+  const marks = await feedPage(db, auth.orgId, { after: null }, 1, null)
   const oldestHeld = marks.rows[0]
   let fromSeq: number
   if ('seq' in asked) {

@@ -1422,6 +1422,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/opportunities/pipeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pipeline by stage
+         * @description Opportunity count per stage, and with erp:read the amount totals per stage and currency. Without erp:read the amounts are null (amounts_visible: false), as amounts read elsewhere.
+         */
+        get: operations["getPipeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/products": {
         parameters: {
             query?: never;
@@ -4465,6 +4485,27 @@ export interface components {
             type?: string | null;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** Pipeline */
+        Pipeline: {
+            /** @description False when the caller may not read amounts (no erp:read): every `amounts` is then null. */
+            amounts_visible: boolean;
+            /** @description Every stage of the enumeration in pipeline order (closed won, closed lost last), then any other stage values held (null: no stage). */
+            stages: components["schemas"]["PipelineStage"][];
+            total_count: number;
+        };
+        /** PipelineAmount */
+        PipelineAmount: {
+            currency: string | null;
+            /** @description Exact decimal sum of the amounts in this currency. */
+            total: string;
+        };
+        /** PipelineStage */
+        PipelineStage: {
+            /** @description Totals per currency; null without the erp:read scope. */
+            amounts: components["schemas"]["PipelineAmount"][] | null;
+            count: number;
+            stage: string | null;
         };
         /**
          * Problem
@@ -14665,6 +14706,58 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    getPipeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

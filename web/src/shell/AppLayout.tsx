@@ -2,7 +2,7 @@
 // routed page. Waits for GET /me so every page can rely on the person and organization.
 import { AppShell, Burger, Center, Group, Loader } from '@mantine/core'
 import { useDisclosure, useHotkeys } from '@mantine/hooks'
-import { Link, Outlet, useLocation } from 'react-router'
+import { Link, Outlet, useLocation, useMatches } from 'react-router'
 import { useEffect } from 'react'
 import { useMe } from '../api/queries.ts'
 import { ErrorState } from '../components/ErrorState.tsx'
@@ -17,6 +17,8 @@ export function AppLayout() {
   const [opened, { toggle, close }] = useDisclosure()
   const me = useMe()
   const location = useLocation()
+  // Pages that need the whole width (the pipeline board's columns) say so in their route's handle.
+  const fullWidth = useMatches().some((m) => (m.handle as { fullWidth?: boolean } | undefined)?.fullWidth)
   useEffect(() => close(), [location.pathname, close])
   const [searching, search] = useDisclosure()
   // Ctrl/Cmd-K opens the palette from anywhere, form fields included (it means nothing else there).
@@ -51,7 +53,7 @@ export function AppLayout() {
         ) : me.isError ? (
           <ErrorState title="Could not load your account" error={me.error} onRetry={() => void me.refetch()} />
         ) : (
-          <div style={{ maxWidth: 1200, margin: '0 auto' }}>
+          <div style={{ maxWidth: fullWidth ? undefined : 1200, margin: '0 auto' }}>
             <Outlet />
           </div>
         )}

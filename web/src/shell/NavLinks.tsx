@@ -1,7 +1,7 @@
 // The navbar: the overview, one link per record kind, and (administrators only) Migration and
 // Settings, highlighting the current one.
 import { NavLink, Stack, Text } from '@mantine/core'
-import { IconApi, IconForms, IconHistory, IconLayoutDashboard, IconTransfer, IconUsers, IconWebhook } from '@tabler/icons-react'
+import { IconApi, IconForms, IconHistory, IconLayoutDashboard, IconLayoutKanban, IconTransfer, IconUsers, IconWebhook } from '@tabler/icons-react'
 import { Link, useLocation } from 'react-router'
 import { useMe } from '../api/queries.ts'
 import { appKinds } from '../kinds.ts'
@@ -21,6 +21,7 @@ export function NavLinks() {
   return (
     <Stack gap={2} component="nav" aria-label="Main">
       <NavLink component={Link} to="/" label="Overview" leftSection={<IconLayoutDashboard size={18} stroke={1.6} />} active={section === ''} />
+      <NavLink component={Link} to="/pipeline" label="Pipeline" leftSection={<IconLayoutKanban size={18} stroke={1.6} />} active={section === 'pipeline'} />
       <SectionLabel>Records</SectionLabel>
       {appKinds.map(({ kind, icon: Icon }) => (
         <NavLink

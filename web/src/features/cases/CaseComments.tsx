@@ -8,7 +8,8 @@ import { useMe } from '../../api/queries.ts'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { formatDateTime, type CrmRecord } from '../../kinds.ts'
 
-const commentsKey = (caseId: string) => ['case-comments', caseId] as const
+/** Also the prefix of the thread's count (the record page's Comments tab): adding refreshes both. */
+export const commentsKey = (caseId: string) => ['case-comments', caseId] as const
 
 function Comment({ comment, myId, myName }: { comment: CrmRecord; myId?: string; myName?: string }) {
   const author = (comment.author_user_id && comment.author_user_id === myId ? myName : null) ?? (comment.author_name as string | null) ?? 'Team member'
@@ -54,6 +55,7 @@ export function CaseComments({ caseId }: { caseId: string }) {
       setBody('')
       setIsPublic(false)
       void client.invalidateQueries({ queryKey: commentsKey(caseId) })
+      void client.invalidateQueries({ queryKey: ['timeline', 'case', caseId] })
     },
   })
   const comments = thread.data?.pages.flatMap((p) => p.data) ?? []

@@ -1,4 +1,5 @@
-// The list page's toolbar: debounced search (q) and a Select per enum/boolean filter field.
+// The list page's toolbar: debounced search (q), a Select per enum/boolean filter field, and
+// whatever else the page adds at its end.
 import { CloseButton, Group, Select, TextInput } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { IconSearch } from '@tabler/icons-react'
@@ -11,7 +12,7 @@ interface Props {
   filters: Record<string, string | undefined>
   onSearch: (q: string) => void
   onFilter: (field: string, value: string | null) => void
-  /** More controls at the end of the toolbar (custom field filters, columns). */
+  /** More controls at the end of the toolbar (the range filters). */
   children?: ReactNode
 }
 

@@ -1,13 +1,23 @@
-// A record's fields as a two-column description grid per section, plus custom fields
-// (CustomFieldDetails) and the import note. Empty sections are left out.
-import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core'
-import type { ReactNode } from 'react'
+// A record's fields as a two-column description grid per section (compact: label and value rows,
+// for a side column), plus custom fields and the import note. Empty sections are left out.
+import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { createContext, useContext, type ReactNode } from 'react'
 import { formatDateTime, type CrmRecord, type RecordKind } from '../../kinds.ts'
 import { fieldGroups } from './fieldGroups.ts'
 import { FieldValue } from './FieldValue.tsx'
 import { CustomFieldDetails } from './CustomFieldDetails.tsx'
 
 function Item({ label, children }: { label: string; children: ReactNode }) {
+  if (useContext(Rows)) {
+    return (
+      <Group gap="sm" wrap="nowrap" align="baseline">
+        <Text size="sm" c="dimmed" w="38%" style={{ flexShrink: 0 }}>
+          {label}
+        </Text>
+        <div style={{ minWidth: 0, flex: 1, wordBreak: 'break-word' }}>{children}</div>
+      </Group>
+    )
+  }
   return (
     <div>
       <Text size="xs" c="dimmed" fw={500} mb={2}>
@@ -19,19 +29,27 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function Section({ title, children, wide }: { title: string; children: ReactNode; wide?: boolean }) {
+  const compact = useContext(Compact)
   return (
-    <Paper withBorder p="lg" radius="md" shadow="xs">
-      <Title order={4} mb="md">
+    <Paper withBorder p={compact ? 'md' : 'lg'} radius="md" shadow="xs">
+      <Title order={compact ? 5 : 4} mb={compact ? 'sm' : 'md'}>
         {title}
       </Title>
-      <SimpleGrid component="dl" cols={wide ? 1 : { base: 1, sm: 2 }} spacing="lg" verticalSpacing="md" m={0}>
-        {children}
-      </SimpleGrid>
+      <Rows.Provider value={compact && !wide}>
+        <SimpleGrid component="dl" cols={wide || compact ? 1 : { base: 1, sm: 2 }} spacing="lg" verticalSpacing={compact ? 'xs' : 'md'} m={0}>
+          {children}
+        </SimpleGrid>
+      </Rows.Provider>
     </Paper>
   )
 }
 
-export function RecordDetails({ kind, record, hide = [] }: { kind: RecordKind; record: CrmRecord; hide?: string[] }) {
+/** One column per section: the details sit in a side column beside the record's tabs. */
+const Compact = createContext(false)
+/** Label and value side by side on one row (compact, short values). */
+const Rows = createContext(false)
+
+export function RecordDetails({ kind, record, hide = [], compact = false }: { kind: RecordKind; record: CrmRecord; hide?: string[]; compact?: boolean }) {
   const groups = fieldGroups(kind)
     .map((g) => ({
       ...g,
@@ -41,6 +59,7 @@ export function RecordDetails({ kind, record, hide = [] }: { kind: RecordKind; r
     // Tracking and long-text sections only when something is in them.
     .filter((g) => g.fields.length > 0 && (g.title === 'Details' || g.fields.some((f) => record[f.name] != null && record[f.name] !== '')))
   return (
+    <Compact.Provider value={compact}>
     <Stack gap="md">
       {groups.map((g) => (
         <Section key={g.title} title={g.title} wide={g.wide}>
@@ -57,5 +76,6 @@ export function RecordDetails({ kind, record, hide = [] }: { kind: RecordKind; r
         {record.src_id ? ` · Imported, source id ${record.src_id}` : ''}
       </Text>
     </Stack>
+    </Compact.Provider>
   )
 }

@@ -1,13 +1,21 @@
-// The list of one kind's records: search, filters, newest first, "Load more" following next_cursor,
-// and how many records match in all (GET /{kind}/count with the same search and filters).
-import { Badge, Button, Center, EmptyState, Group, Paper, Text } from '@mantine/core'
+// The list of one kind's records: search, filters (equality and ranges), sortable columns, the
+// exact count (GET /{kind}/count with the same filters) and keyset pages with Previous / Next.
+// The whole view lives in the URL (lists/useListView.ts): a link shares it, Back undoes a change.
+import { Alert, Badge, Box, Button, EmptyState, Paper, Text } from '@mantine/core'
 import { IconPlus, IconSearchOff } from '@tabler/icons-react'
 import { Link, useParams, useSearchParams } from 'react-router'
-import { useRecordList, type ListParams } from '../../api/queries.ts'
+import { ApiError } from '../../api/client.ts'
+import { PAGE_SIZE, useMe } from '../../api/queries.ts'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { NotFoundPage } from '../../components/NotFoundPage.tsx'
 import { PageHeader } from '../../components/PageHeader.tsx'
 import { kindUiByPath, listFilterFields, lowerLabel } from '../../kinds.ts'
+import { ActiveRangeChips } from '../lists/ActiveRangeChips.tsx'
+import { ListPager } from '../lists/ListPager.tsx'
+import { filterParams, isNarrowed, sortableNames } from '../lists/listUrlState.ts'
+import { RangeFilters } from '../lists/RangeFilters.tsx'
+import { useListView } from '../lists/useListView.ts'
+import { useRecordPage } from '../lists/useRecordPage.ts'
 import { ActiveFilterChips } from './ActiveFilterChips.tsx'
 import { ListFilters } from './ListFilters.tsx'
 import { RecordTable, RecordTableSkeleton } from './RecordTable.tsx'
@@ -25,49 +33,24 @@ export function RecordListPage() {
 
 function RecordList({ kindPath }: { kindPath: string }) {
   const { kind, icon: Icon, columns } = kindUiByPath(kindPath)!
-  const [searchParams, setSearchParams] = useSearchParams()
-  const q = searchParams.get('q') ?? ''
-  const filters: ListParams = {}
-  const chipFields = kind.fields.filter((f) => f.filter && !listFilterFields(kind).includes(f))
-  for (const f of kind.fields.filter((x) => x.filter)) {
-    const v = searchParams.get(f.name)
-    if (v) filters[f.name] = v
-  }
+  const me = useMe()
+  const controls = useListView(kind)
+  const { view } = controls
+  // Custom fields: `custom_fields.<name>` filters ride in the URL beside the built-in ones.
+  const [searchParams] = useSearchParams()
   const custom = useCustomFields(kind.name)
   const customFilters = customFilterParams(searchParams)
   const [customColumnNames, setCustomColumnNames] = useCustomColumns(kind.name)
   const customColumns = custom.fields.filter((d) => customColumnNames.includes(d.name))
-  const list = useRecordList(kind, { q: q || undefined, ...filters, ...customFilters })
-  const total = useRecordCount(kind, { q: q || undefined, ...filters, ...customFilters })
-  const records = list.data?.pages.flatMap((p) => p.data) ?? []
-  const narrowed = Boolean(q) || Object.keys(filters).length > 0 || Object.keys(customFilters).length > 0
-
-  const setParam = (name: string, value: string | null) => {
-    setSearchParams(
-      (prev) => {
-        const next = new URLSearchParams(prev)
-        if (value) next.set(name, value)
-        else next.delete(name)
-        return next
-      },
-      { replace: true },
-    )
-  }
-
-  /** Several parameters in one navigation (a range's from and to); empty values remove theirs. */
-  const setParams = (values: Record<string, string>) => {
-    setSearchParams(
-      (prev) => {
-        const next = new URLSearchParams(prev)
-        for (const [name, value] of Object.entries(values)) {
-          if (value) next.set(name, value)
-          else next.delete(name)
-        }
-        return next
-      },
-      { replace: true },
-    )
-  }
+  const filters = { ...filterParams(view), ...customFilters }
+  const list = useRecordPage(kind, { ...filters, sort: view.sort || undefined }, view.cursor)
+  const total = useRecordCount(kind, filters)
+  const records = list.data?.data ?? []
+  const narrowed = isNarrowed(view) || Object.keys(customFilters).length > 0
+  const chipFields = kind.fields.filter((f) => f.filter && !listFilterFields(kind).includes(f))
+  // Amounts are sorted and ranged over only by those who may read them (erp:read).
+  const hidden = me.data && !me.data.scopes.includes('erp:read') ? kind.fields.filter((f) => f.erp).map((f) => f.name) : []
+  const sortable = new Set([...sortableNames(kind)].filter((n) => !hidden.includes(n)))
 
   const newButton = (
     <Button component={Link} to={`/${kind.path}/new`} leftSection={<IconPlus size={16} />}>
@@ -80,7 +63,7 @@ function RecordList({ kindPath }: { kindPath: string }) {
       <PageHeader
         title={kind.labelPlural}
         badges={
-          total.isSuccess && total.data.count > 0 ? (
+          total.isSuccess && (total.data.count > 0 || narrowed) ? (
             <Badge variant="light" color="gray" size="lg" radius="sm" aria-label="Matching records">
               {formatCount(total.data.count)}
             </Badge>
@@ -88,18 +71,32 @@ function RecordList({ kindPath }: { kindPath: string }) {
         }
         actions={newButton}
       />
-      <ListFilters kind={kind} q={q} filters={filters} onSearch={(v) => setParam('q', v)} onFilter={setParam}>
-        <CustomFieldFilterButton defs={custom.fields} onApply={setParams} />
+      <ListFilters kind={kind} q={view.q} filters={view.filters} onSearch={controls.setQuery} onFilter={controls.setParam}>
+        <RangeFilters kind={kind} ranges={view.ranges} hidden={hidden} onApply={controls.setParams} />
+        <CustomFieldFilterButton defs={custom.fields} onApply={controls.setParams} />
         <CustomColumnsMenu defs={custom.fields} shown={customColumnNames} onChange={setCustomColumnNames} />
       </ListFilters>
-      <ActiveFilterChips fields={chipFields} values={filters} onRemove={(name) => setParam(name, null)} />
-      <CustomFilterChips defs={custom.fields} params={customFilters} onRemove={(name) => setParam(name, null)} />
+      <ActiveFilterChips fields={chipFields} values={view.filters} onRemove={(name) => controls.setParam(name, null)} />
+      <ActiveRangeChips kind={kind} ranges={view.ranges} onRemove={(key) => controls.setParam(key, null)} />
+      <CustomFilterChips defs={custom.fields} params={customFilters} onRemove={(name) => controls.setParam(name, null)} />
       <Paper withBorder radius="md" shadow="xs">
         {list.isPending ? (
           <RecordTableSkeleton columns={columns.length} />
         ) : list.isError ? (
           <div style={{ padding: 16 }}>
-            <ErrorState title={`Could not load ${kind.labelPlural.toLowerCase()}`} error={list.error} onRetry={() => void list.refetch()} />
+            {list.error instanceof ApiError && list.error.code === 'invalid_cursor' ? (
+              // A link to a page whose starting record is long gone: the list itself is fine.
+              <Alert color="yellow" variant="light" title="This page of the list is no longer available" role="alert">
+                <Text size="sm" mb="sm">
+                  The record it started after no longer exists, or the link was changed. The list itself is fine.
+                </Text>
+                <Button size="xs" variant="default" onClick={() => controls.setParam('cursor', null)}>
+                  Go to the first page
+                </Button>
+              </Alert>
+            ) : (
+              <ErrorState title={`Could not load ${kind.labelPlural.toLowerCase()}`} error={list.error} onRetry={() => void list.refetch()} />
+            )}
           </div>
         ) : records.length === 0 ? (
           narrowed ? (
@@ -111,7 +108,7 @@ function RecordList({ kindPath }: { kindPath: string }) {
               description="Try another search or clear the filters."
             >
               <EmptyState.Actions>
-                <Button variant="default" onClick={() => setSearchParams(new URLSearchParams(), { replace: true })}>
+                <Button variant="default" onClick={controls.clear}>
                   Clear search and filters
                 </Button>
               </EmptyState.Actions>
@@ -128,30 +125,25 @@ function RecordList({ kindPath }: { kindPath: string }) {
             </EmptyState>
           )
         ) : (
-          <RecordTable kind={kind} columns={columns} records={records} customColumns={customColumns} />
+          // While another page or order loads, the current one stays, dimmed.
+          <Box aria-busy={list.isPlaceholderData} style={{ opacity: list.isPlaceholderData ? 0.55 : 1, transition: 'opacity 120ms' }}>
+            <RecordTable kind={kind} columns={columns} records={records} customColumns={customColumns} sort={{ sort: view.sort, sortable, onSort: controls.setSort }} />
+          </Box>
         )}
       </Paper>
       {list.isSuccess && records.length > 0 && (
-        <Center mt="md" mb="xl">
-          {list.hasNextPage ? (
-            <Group gap="md">
-              {total.isSuccess && (
-                <Text size="sm" c="dimmed">
-                  {formatCount(records.length)} of {formatCount(total.data.count)} shown
-                </Text>
-              )}
-              <Button variant="default" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>
-                Load more
-              </Button>
-            </Group>
-          ) : (
-            <Text size="sm" c="dimmed">
-              {records.length === 1 ? `1 ${lowerLabel(kind)}` : `All ${records.length} ${kind.labelPlural.toLowerCase()} shown`}
-            </Text>
-          )}
-        </Center>
+        <ListPager
+          pageIndex={controls.pageIndex}
+          pageSize={PAGE_SIZE}
+          shown={records.length}
+          total={total.data?.count}
+          hasPrevious={Boolean(view.cursor)}
+          hasNext={Boolean(list.data.has_more && list.data.next_cursor)}
+          loading={list.isPlaceholderData}
+          onPrevious={controls.previous}
+          onNext={() => list.data.next_cursor && controls.next(list.data.next_cursor)}
+        />
       )}
-      {list.isFetchNextPageError && <ErrorState title="Could not load more" error={list.error} onRetry={() => void list.fetchNextPage()} />}
     </>
   )
 }

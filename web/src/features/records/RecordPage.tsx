@@ -1,6 +1,6 @@
-// One record: header (title, badges, actions), its fields, and the kind's own tools
-// (case comments and escalation, lead conversion, opportunity stage).
-import { Anchor, Badge, Breadcrumbs, Button, Skeleton, Stack, Text } from '@mantine/core'
+// One record: header (title, badges, actions), its fields beside its tabs (timeline, a case's
+// comments, related records), and the kind's own tools (escalation, conversion, stage).
+import { Anchor, Badge, Breadcrumbs, Button, Grid, Skeleton, Stack, Text } from '@mantine/core'
 import { IconPencil } from '@tabler/icons-react'
 import { Link, useParams } from 'react-router'
 import { ApiError } from '../../api/client.ts'
@@ -9,13 +9,12 @@ import { ErrorState } from '../../components/ErrorState.tsx'
 import { NotFoundPage } from '../../components/NotFoundPage.tsx'
 import { PageHeader } from '../../components/PageHeader.tsx'
 import { BADGE_FIELDS, badgeColor, fieldOf, humanize, kindUiByPath, lowerLabel, recordTitle, type CrmRecord, type RecordKind } from '../../kinds.ts'
-import { CaseComments } from '../cases/CaseComments.tsx'
 import { EscalateButton } from '../cases/EscalateButton.tsx'
 import { ConvertLeadButton } from '../leads/ConvertLeadModal.tsx'
 import { StageControl } from '../opportunities/StageControl.tsx'
 import { DeleteRecordButton } from './DeleteRecordButton.tsx'
 import { RecordDetails } from './RecordDetails.tsx'
-import { RelatedRecords } from './RelatedRecords.tsx'
+import { hasRecordTabs, RecordTabs } from '../record-page/RecordTabs.tsx'
 
 export function RecordPage() {
   const { kindPath, id } = useParams()
@@ -75,12 +74,24 @@ function RecordView({ kind, id }: { kind: RecordKind; id: string }) {
           </>
         }
       />
-      <Stack gap="md">
-        {kind.name === 'opportunity' && <StageControl record={r} />}
+      {kind.name === 'opportunity' && (
+        <div style={{ marginBottom: 'var(--mantine-spacing-md)' }}>
+          <StageControl record={r} />
+        </div>
+      )}
+      {/* Fields on the side, the work (timeline, thread, related records) in the middle. */}
+      {hasRecordTabs(kind) ? (
+        <Grid gap="md">
+          <Grid.Col span={{ base: 12, lg: 4 }}>
+            <RecordDetails kind={kind} record={r} compact />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 8 }}>
+            <RecordTabs kind={kind} id={r.id} />
+          </Grid.Col>
+        </Grid>
+      ) : (
         <RecordDetails kind={kind} record={r} />
-        {kind.name === 'case' && <CaseComments caseId={r.id} />}
-        <RelatedRecords kind={kind} id={r.id} />
-      </Stack>
+      )}
     </>
   )
 }

@@ -3,6 +3,7 @@ import { Anchor, Skeleton, Table, Text } from '@mantine/core'
 import { Link } from 'react-router'
 import { fieldOf, formatDateTime, recordTitle, type CrmRecord, type FieldDef, type RecordKind } from '../../kinds.ts'
 import { FieldValue } from './FieldValue.tsx'
+import { SortableTh, type SortControl } from '../lists/SortableTh.tsx'
 import type { CustomField } from '../../api/customFields.ts'
 import { CustomFieldValue } from './CustomFieldDetails.tsx'
 
@@ -10,21 +11,50 @@ function columnsOf(kind: RecordKind, names: string[]): FieldDef[] {
   return names.map((n) => fieldOf(kind, n)).filter((f): f is FieldDef => Boolean(f))
 }
 
-export function RecordTable({ kind, columns, records, customColumns = [] }: { kind: RecordKind; columns: string[]; records: CrmRecord[]; customColumns?: CustomField[] }) {
+/** The field the title column sorts by: a sortable title field, or a person's last name. */
+function titleSortField(kind: RecordKind, control: SortControl | undefined): string | undefined {
+  if (!control) return undefined
+  return kind.titleFields.find((f) => control.sortable.has(f)) ?? (control.sortable.has('last_name') ? 'last_name' : undefined)
+}
+
+export function RecordTable({
+  kind,
+  columns,
+  records,
+  sort,
+  withCreated = true,
+  customColumns = [],
+}: {
+  kind: RecordKind
+  columns: string[]
+  records: CrmRecord[]
+  sort?: SortControl
+  withCreated?: boolean
+  /** Custom fields shown as columns (not sortable: lists sort by built-in fields only). */
+  customColumns?: CustomField[]
+}) {
   const fields = columnsOf(kind, columns)
   return (
-    <Table.ScrollContainer minWidth={720}>
+    <Table.ScrollContainer minWidth={withCreated ? 720 : 560}>
       <Table highlightOnHover verticalSpacing="sm" horizontalSpacing="md">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>{kind.name === 'contact' || kind.name === 'lead' ? 'Name' : fieldOf(kind, kind.titleFields[0]!)?.label}</Table.Th>
+            <SortableTh field={titleSortField(kind, sort)} control={sort}>
+              {kind.name === 'contact' || kind.name === 'lead' ? 'Name' : fieldOf(kind, kind.titleFields[0]!)?.label}
+            </SortableTh>
             {fields.map((f) => (
-              <Table.Th key={f.name}>{f.label}</Table.Th>
+              <SortableTh key={f.name} field={f.name} control={sort}>
+                {f.label}
+              </SortableTh>
             ))}
             {customColumns.map((d) => (
               <Table.Th key={`custom.${d.name}`}>{d.label}</Table.Th>
             ))}
-            <Table.Th>Created</Table.Th>
+            {withCreated && (
+              <SortableTh field="created_at" control={sort}>
+                Created
+              </SortableTh>
+            )}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -45,11 +75,13 @@ export function RecordTable({ kind, columns, records, customColumns = [] }: { ki
                   <CustomFieldValue def={d} value={record.custom_fields?.[d.name]} />
                 </Table.Td>
               ))}
-              <Table.Td>
-                <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                  {formatDateTime(record.created_at)}
-                </Text>
-              </Table.Td>
+              {withCreated && (
+                <Table.Td>
+                  <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    {formatDateTime(record.created_at)}
+                  </Text>
+                </Table.Td>
+              )}
             </Table.Tr>
           ))}
         </Table.Tbody>
