@@ -17,6 +17,12 @@ import { startSequencer, type Sequencer } from './sequencer.ts'
 export { feedPage, firstSeqSince, pruneEvents, type FeedRead } from './journal.repository.ts'
 export { sequencePending } from './sequencer.ts'
 
+/**
+ * Called in this process after its sequencer numbered events: the webhook dispatcher wakes, since
+ * thin deliveries (which carry the seq) wait for their number.
+ */
+export const numberedListeners = new Set<() => void>()
+
 /** How often a process looks for events other processes wrote and nobody numbered yet. */
 const SEQUENCER_POLL_MS = 100
 
@@ -39,7 +45,10 @@ export const eventsPlugin = fp(
       sequencer = startSequencer(app.db, {
         pollMs: SEQUENCER_POLL_MS,
         onError: (err) => app.log.warn({ err }, 'numbering journal events failed; retrying'),
-        onNumbered: () => wakeups.wakeAll(),
+        onNumbered: () => {
+          wakeups.wakeAll()
+          for (const listener of numberedListeners) listener()
+        },
       })
       committedChangeListeners.add(wake)
     })

@@ -23,6 +23,10 @@ export interface ClaimedDelivery {
   failing_since: Date | null
   /** The endpoint's filter, judged when the delivery is about to be sent (null: none). */
   filter: WebhookFilter | null
+  /** thin: the endpoint receives `{id, seq, type, timestamp, object_id}` only. */
+  payload: 'full' | 'thin'
+  /** The event's journal position; read for thin endpoints only (null otherwise). */
+  event_seq: string | null
   /** Set for deliveries of an ordered endpoint (`ordering: per_record`). */
   record_id: string | null
 }
@@ -53,9 +57,13 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Da
 // a condition on the candidate delivery `d`.
 const claimCtes = (now: Date, leaseUntil: Date, limit: number, exclude: ReturnType<typeof sql>) => sql`
   due AS (
-    SELECT d.ctid, d.org_id, d.id, w.url, w.secret_sealed, w.status AS webhook_status, w.failing_since, w.filter
+    SELECT d.ctid, d.org_id, d.id, w.url, w.secret_sealed, w.status AS webhook_status, w.failing_since, w.filter, w.payload,
+           CASE WHEN w.payload = 'thin' THEN (SELECT ev.seq FROM events ev WHERE ev.org_id = d.org_id AND ev.id = d.event_id) END AS event_seq
     FROM webhooks w JOIN webhook_deliveries d ON d.org_id = w.org_id AND d.webhook_id = w.id
     WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} ${exclude}
+      -- A thin body carries the event's seq: it waits for the sequencer (moments after the commit).
+      AND (w.payload = 'full' OR d.event_type = 'webhook.test'
+           OR EXISTS (SELECT 1 FROM events ev WHERE ev.org_id = d.org_id AND ev.id = d.event_id AND ev.seq IS NOT NULL))
       AND (d.record_id IS NULL OR NOT EXISTS (
         SELECT 1 FROM webhook_deliveries e
         WHERE e.org_id = d.org_id AND e.webhook_id = d.webhook_id AND e.record_id = d.record_id AND e.status = 'pending'
@@ -71,7 +79,7 @@ const claimCtes = (now: Date, leaseUntil: Date, limit: number, exclude: ReturnTy
   )`
 
 const CLAIMED = sql`
-  SELECT c.*, due.url, due.secret_sealed, due.webhook_status, due.failing_since, due.filter
+  SELECT c.*, due.url, due.secret_sealed, due.webhook_status, due.failing_since, due.filter, due.payload, due.event_seq
   FROM claimed c JOIN due ON due.org_id = c.org_id AND due.id = c.id`
 
 export interface AttemptResult {

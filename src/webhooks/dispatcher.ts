@@ -222,13 +222,14 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   /** One HTTP exchange; a refused or failed exchange is an attempt with an error, not an exception. */
   async function send(d: ClaimedDelivery): Promise<Attempt> {
     const startedAt = opts.clock.now()
-    const headers = deliveryHeaders(d.event_id, Math.floor(startedAt.getTime() / 1000), d.body, d.secret_sealed ? keys.get(d.secret_sealed) : null)
+    const body = bodyToSend(d)
+    const headers = deliveryHeaders(d.event_id, Math.floor(startedAt.getTime() / 1000), body, d.secret_sealed ? keys.get(d.secret_sealed) : null)
     const t0 = performance.now()
     let statusCode: number | null = null
     let error: string | null = null
     let responseBody: string | null = null
     try {
-      const res = await guardedRequest(d.url, { allowPrivate: opts.allowPrivate, method: 'POST', headers, body: d.body, timeoutMs: DELIVERY_TIMEOUT_MS, maxBodyBytes: KEPT_RESPONSE_BYTES, keepAlive: true })
+      const res = await guardedRequest(d.url, { allowPrivate: opts.allowPrivate, method: 'POST', headers, body, timeoutMs: DELIVERY_TIMEOUT_MS, maxBodyBytes: KEPT_RESPONSE_BYTES, keepAlive: true })
       statusCode = res.status
       responseBody = res.body.length > 0 ? res.body.toString('utf8') : null
       if (!isSuccess(res.status)) error = `The receiver answered ${res.status}.`
@@ -303,4 +304,14 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
       if (turnTimer) clearTimeout(turnTimer)
     },
   }
+}
+
+/**
+ * What the endpoint receives: the stored event, or for a thin endpoint its reference only
+ * (docs/webhooks.md, The event catalogue). The test event has no record and is sent whole.
+ */
+export function bodyToSend(d: Pick<ClaimedDelivery, 'body' | 'payload' | 'event_seq' | 'event_type'>): string {
+  if (d.payload !== 'thin' || d.event_type === TEST_EVENT) return d.body
+  const event = JSON.parse(d.body) as { id: string; type: string; timestamp: string; data: { object: { id: string } } }
+  return JSON.stringify({ id: event.id, seq: Number(d.event_seq), type: event.type, timestamp: event.timestamp, object_id: event.data.object.id })
 }

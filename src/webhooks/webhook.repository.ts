@@ -21,6 +21,7 @@ export interface WebhookView {
   disabled_at: string | null
   filter: WebhookFilter | null
   ordering: WebhookOrdering
+  payload: WebhookPayload
   created_at: string
   updated_at: string
   delivery_stats: { pending: number; succeeded: number; failed: number; filtered: number; last_attempt_at: string | null }
@@ -29,13 +30,14 @@ export interface WebhookView {
 }
 
 export type WebhookOrdering = 'none' | 'per_record'
+export type WebhookPayload = 'full' | 'thin'
 
 const TS = (col: string) => sql.raw(`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
 
 // Statistics come from the delivery log in one grouped pass per page of webhooks.
 const VIEW = (where: ReturnType<typeof sql>, limit: number) => sql<WebhookView>`
   SELECT w.id, w.url, w.events, w.description, w.secret_sealed IS NOT NULL AS secret_set, w.status,
-         w.disabled_reason, ${TS('w.disabled_at')} AS disabled_at, w.filter, w.ordering, ${TS('w.created_at')} AS created_at,
+         w.disabled_reason, ${TS('w.disabled_at')} AS disabled_at, w.filter, w.ordering, w.payload, ${TS('w.created_at')} AS created_at,
          ${TS('w.updated_at')} AS updated_at,
          json_build_object(
            'pending', coalesce(s.pending, 0), 'succeeded', coalesce(s.succeeded, 0), 'failed', coalesce(s.failed, 0),
@@ -72,6 +74,7 @@ export interface NewWebhookRow {
   includeAmounts: boolean
   filter: WebhookFilter | null
   ordering: WebhookOrdering
+  payload: WebhookPayload
   createdBy: string | null
   at: Date
 }
@@ -91,9 +94,9 @@ export async function countWebhooksLocked(trx: Executor, orgId: string): Promise
 
 export async function insertWebhook(trx: Executor, orgId: string, row: NewWebhookRow): Promise<void> {
   await sql`
-    INSERT INTO webhooks (org_id, id, url, events, description, secret_sealed, include_amounts, filter, ordering, status, created_by, created_at, updated_at)
+    INSERT INTO webhooks (org_id, id, url, events, description, secret_sealed, include_amounts, filter, ordering, payload, status, created_by, created_at, updated_at)
     VALUES (${orgId}, ${row.id}, ${row.url}, ${row.events}, ${row.description}, ${row.secretSealed}, ${row.includeAmounts}, ${jsonb(row.filter)},
-            ${row.ordering}, 'active', ${row.createdBy}, ${row.at}, ${row.at})
+            ${row.ordering}, ${row.payload}, 'active', ${row.createdBy}, ${row.at}, ${row.at})
   `.execute(trx)
 }
 
@@ -107,6 +110,7 @@ export interface WebhookChanges {
   /** undefined: unchanged; null: no filter. */
   filter?: WebhookFilter | null
   ordering?: WebhookOrdering
+  payload?: WebhookPayload
   status?: 'active' | 'disabled'
   disabledReason?: string | null
 }
@@ -123,6 +127,7 @@ export async function updateWebhook(trx: Executor, orgId: string, id: string, ch
   if (changes.includeAmounts !== undefined) sets.push(sql`include_amounts = ${changes.includeAmounts}`)
   if (changes.filter !== undefined) sets.push(sql`filter = ${jsonb(changes.filter)}`)
   if (changes.ordering !== undefined) sets.push(sql`ordering = ${changes.ordering}`)
+  if (changes.payload !== undefined) sets.push(sql`payload = ${changes.payload}`)
   if (changes.status === 'active') sets.push(sql`status = 'active', disabled_reason = NULL, disabled_at = NULL, failing_since = NULL`)
   if (changes.status === 'disabled') sets.push(sql`status = 'disabled', disabled_reason = ${changes.disabledReason ?? 'Disabled by a user.'}, disabled_at = ${at}`)
   const r = await sql`UPDATE webhooks SET ${sql.join(sets)} WHERE org_id = ${orgId} AND id = ${id} RETURNING id`.execute(trx)

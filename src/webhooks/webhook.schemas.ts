@@ -26,6 +26,12 @@ const orderingProperty = {
   description: 'per_record: the events of one record are delivered one after another in order, the next once the previous succeeded or was given up.',
 } as const
 
+const payloadProperty = {
+  type: 'string',
+  enum: ['full', 'thin'],
+  description: 'thin: each delivery is `{id, seq, type, timestamp, object_id}` only (read the record from the API); full (default): the whole event.',
+} as const
+
 const count = { type: 'integer' }
 export const replaySchema = {
   title: 'WebhookReplay',
@@ -83,6 +89,7 @@ export const webhookSchema: Schema = {
     disabled_at: tsOrNull,
     filter: filterProperty,
     ordering: orderingProperty,
+    payload: payloadProperty,
     created_at: ts,
     updated_at: ts,
     delivery_stats: {
@@ -92,7 +99,7 @@ export const webhookSchema: Schema = {
     },
     replay: { anyOf: [replaySchema, { type: 'null' }], description: 'The latest replay, running or finished; null when none was asked for.' },
   },
-  required: ['id', 'url', 'events', 'secret_set', 'status', 'filter', 'ordering', 'created_at', 'updated_at', 'delivery_stats', 'replay'],
+  required: ['id', 'url', 'events', 'secret_set', 'status', 'filter', 'ordering', 'payload', 'created_at', 'updated_at', 'delivery_stats', 'replay'],
 }
 
 export const createdWebhookSchema: Schema = {
@@ -124,6 +131,7 @@ const common = {
   generate_secret: { type: 'boolean', description: 'Let the service generate a secret; it is returned once, in this response.' },
   filter: filterProperty,
   ordering: orderingProperty,
+  payload: payloadProperty,
 } as const
 
 export const createWebhookBody = {

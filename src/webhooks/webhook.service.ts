@@ -13,7 +13,7 @@ import { checkOutboundUrl, OutboundRefused, resolveChecked } from '../shared/out
 import type { SecretBox } from '../shared/secret-box.ts'
 import { EVENT_NAMES } from './webhook-events.ts'
 import { checkFilter } from './filter/filter-grammar.ts'
-import { countWebhooksLocked, findWebhook, insertWebhook, receivesAmounts, updateWebhook, type WebhookChanges, type WebhookOrdering, type WebhookView } from './webhook.repository.ts'
+import { countWebhooksLocked, findWebhook, insertWebhook, receivesAmounts, updateWebhook, type WebhookChanges, type WebhookOrdering, type WebhookPayload, type WebhookView } from './webhook.repository.ts'
 
 export const MAX_WEBHOOKS_PER_ORG = 50
 
@@ -32,6 +32,7 @@ export interface WebhookInput {
   status?: 'active' | 'disabled'
   filter?: unknown
   ordering?: WebhookOrdering
+  payload?: WebhookPayload
 }
 
 export interface WebhookDeps {
@@ -111,6 +112,7 @@ export async function createWebhook(deps: WebhookDeps, auth: AuthContext, input:
       includeAmounts,
       filter,
       ordering: input.ordering ?? 'none',
+      payload: input.payload ?? 'full',
       createdBy: auth.userId,
       at: new Date(),
     })
@@ -122,7 +124,7 @@ export async function createWebhook(deps: WebhookDeps, auth: AuthContext, input:
 export async function changeWebhook(deps: WebhookDeps, auth: AuthContext, id: string, input: WebhookInput): Promise<{ webhook: WebhookView; secret: string | null }> {
   const current = await findWebhook(deps.db, auth.orgId, id)
   if (!current) throw new NotFound('Webhook')
-  const changes: WebhookChanges = { description: input.description, status: input.status, ordering: input.ordering, disabledReason: input.status === 'disabled' ? 'Disabled by a user.' : undefined }
+  const changes: WebhookChanges = { description: input.description, status: input.status, ordering: input.ordering, payload: input.payload, disabledReason: input.status === 'disabled' ? 'Disabled by a user.' : undefined }
   if (input.url !== undefined) changes.url = await checkDestination(input.url, deps.config)
   if (input.events !== undefined) changes.events = checkEvents(input.events)
   const secret = secretOf(input)

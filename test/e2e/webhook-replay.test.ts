@@ -96,6 +96,21 @@ describe('Webhook replay, order and filter in the browser', () => {
     await shot(page, 'webhook-filtered-log')
     expect(receiver.received).toHaveLength(2)
 
+    // Thin payloads: the next delivery carries only the reference and its seq.
+    await page.getByRole('button', { name: 'Edit' }).click()
+    const edit = page.getByRole('dialog', { name: 'Edit webhook' })
+    await edit.getByText('Thin (reference only)', { exact: true }).click()
+    await edit.getByText('Each delivery is {id, seq, type, timestamp, object_id}', { exact: false }).waitFor()
+    await shot(page, 'webhook-form-thin')
+    await edit.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByText('Thin: id, seq, type, timestamp and object_id only').waitFor()
+    const won = (await apiPost(page, svc.url, '/opportunities', { name: 'Initech win', stage: 'closed_won' })).json
+    await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBe(3)
+    const thin = JSON.parse(receiver.received[2].body)
+    expect(Object.keys(thin)).toEqual(['id', 'seq', 'type', 'timestamp', 'object_id'])
+    expect(thin).toMatchObject({ type: 'opportunity.created', object_id: won.id })
+    await shot(page, 'webhook-thin')
+
     expect([...watch.serverErrors, ...watch.pageErrors]).toEqual([])
     await context.close()
   })

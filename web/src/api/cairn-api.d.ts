@@ -4746,6 +4746,11 @@ export interface components {
              * @enum {string}
              */
             ordering: "none" | "per_record";
+            /**
+             * @description thin: each delivery is `{id, seq, type, timestamp, object_id}` only (read the record from the API); full (default): the whole event.
+             * @enum {string}
+             */
+            payload: "full" | "thin";
             /** @description The latest replay, running or finished; null when none was asked for. */
             replay: components["schemas"]["WebhookReplay"] | null;
             /** @description Whether deliveries are signed. The secret itself is never shown again after creation. */
@@ -4770,6 +4775,11 @@ export interface components {
              * @enum {string}
              */
             ordering?: "none" | "per_record";
+            /**
+             * @description thin: each delivery is `{id, seq, type, timestamp, object_id}` only (read the record from the API); full (default): the whole event.
+             * @enum {string}
+             */
+            payload?: "full" | "thin";
             /** @description Signing secret: a Standard Webhooks secret (whsec_ + base64 of 24-64 bytes) or any string of 16+ characters, whose UTF-8 bytes are the key. */
             secret?: string;
             /** @description Absolute https URL (http only where the operator allows it), no user name or fragment. */
@@ -4909,6 +4919,11 @@ export interface components {
              * @enum {string}
              */
             ordering?: "none" | "per_record";
+            /**
+             * @description thin: each delivery is `{id, seq, type, timestamp, object_id}` only (read the record from the API); full (default): the whole event.
+             * @enum {string}
+             */
+            payload?: "full" | "thin";
             /** @description Signing secret: a Standard Webhooks secret (whsec_ + base64 of 24-64 bytes) or any string of 16+ characters, whose UTF-8 bytes are the key. null stops signing. */
             secret?: string | null;
             /**
@@ -4945,6 +4960,11 @@ export interface components {
              * @enum {string}
              */
             ordering: "none" | "per_record";
+            /**
+             * @description thin: each delivery is `{id, seq, type, timestamp, object_id}` only (read the record from the API); full (default): the whole event.
+             * @enum {string}
+             */
+            payload: "full" | "thin";
             /** @description The latest replay, running or finished; null when none was asked for. */
             replay: components["schemas"]["WebhookReplay"] | null;
             /** @description The generated secret, in this response only (null unless generate_secret was sent). */

@@ -12,6 +12,7 @@ import { draftOf, FilterEditor, filterOf } from './FilterEditor.tsx'
 
 type Signing = 'keep' | 'none' | 'generate' | 'own'
 type Ordering = Webhook['ordering']
+type Payload = Webhook['payload']
 
 function fieldErrors(error: unknown): { url?: string; events?: string; secret?: string; filter?: FieldError[]; other?: string } {
   if (!(error instanceof ApiError)) return {}
@@ -52,6 +53,7 @@ function WebhookForm({ webhook, onSaved, onCancel }: { webhook?: Webhook; onSave
   const [signing, setSigning] = useState<Signing>(webhook ? 'keep' : 'generate')
   const [secret, setSecret] = useState('')
   const [ordering, setOrdering] = useState<Ordering>(webhook?.ordering ?? 'none')
+  const [payload, setPayload] = useState<Payload>(webhook?.payload ?? 'full')
   const [filter, setFilter] = useState(draftOf(webhook?.filter))
   // The server's verdict on the filter no longer holds once it is edited.
   const [filterEdited, setFilterEdited] = useState(false)
@@ -66,7 +68,7 @@ function WebhookForm({ webhook, onSaved, onCancel }: { webhook?: Webhook; onSave
     if (filterBody === undefined) return setLocal({ filter: [{ field: 'filter', message: 'is not a JSON object; fix it or turn the filter off' }] })
     setLocal({})
     setFilterEdited(false)
-    const body: WebhookBody = { url: url.trim(), events, description: description.trim() || null, ordering, filter: filterBody }
+    const body: WebhookBody = { url: url.trim(), events, description: description.trim() || null, ordering, payload, filter: filterBody }
     if (signing === 'generate') body.generate_secret = true
     if (signing === 'own') body.secret = secret
     // Only an existing signed webhook has a secret to remove.
@@ -130,6 +132,25 @@ function WebhookForm({ webhook, onSaved, onCancel }: { webhook?: Webhook; onSave
             {ordering === 'per_record'
               ? 'Each record’s events arrive one at a time in the order they happened; the next waits until the previous one succeeded or was given up (a failing event holds up only its own record).'
               : 'Events are sent in parallel as soon as they happen; use each event’s timestamp to order them.'}
+          </Text>
+        </Stack>
+        <Stack gap={6}>
+          <Text size="sm" fw={500}>
+            Payload
+          </Text>
+          <SegmentedControl
+            value={payload}
+            onChange={(v) => setPayload(v as Payload)}
+            data={[
+              { value: 'full', label: 'Whole event' },
+              { value: 'thin', label: 'Thin (reference only)' },
+            ]}
+            aria-label="Payload"
+          />
+          <Text size="xs" c="dimmed">
+            {payload === 'thin'
+              ? 'Each delivery is {id, seq, type, timestamp, object_id}: read the record from the API when it arrives, so nothing sensitive travels in the webhook.'
+              : 'Each delivery carries the record as it is after the change, and the old values of what changed.'}
           </Text>
         </Stack>
         <FilterEditor

@@ -67,6 +67,12 @@ function DeliveryRules({ webhook }: { webhook: Webhook }) {
         </Text>
       </Group>
       <Group gap={6} wrap="nowrap" align="baseline">
+        <Text size="sm" fw={600} w={110}>
+          Payload
+        </Text>
+        <Text size="sm">{webhook.payload === 'thin' ? 'Thin: id, seq, type, timestamp and object_id only' : 'The whole event'}</Text>
+      </Group>
+      <Group gap={6} wrap="nowrap" align="baseline">
         <Text size="sm" fw={600} w={110} style={{ flexShrink: 0 }}>
           Filter
         </Text>
