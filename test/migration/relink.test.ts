@@ -85,9 +85,10 @@ for (const target of await targets()) {
         return (performance.now() - started) / 1000
       }
       await seconds(100_000, 200) // warm up
-      // Best of two for each size: a pause of the machine should not decide the ratio.
-      const small = Math.min(await seconds(200_000, 1000), await seconds(300_000, 1000))
-      const large = Math.min(await seconds(400_000, 4000), await seconds(500_000, 4000))
+      // Best of three for each size: a pause of the machine (or a GIN pending-list merge of the
+      // search indexes, migration 0015, landing in one run) should not decide the ratio.
+      const small = Math.min(await seconds(200_000, 1000), await seconds(300_000, 1000), await seconds(350_000, 1000))
+      const large = Math.min(await seconds(400_000, 4000), await seconds(500_000, 4000), await seconds(600_000, 4000))
       // Four times the references: about four times the time; the quadratic form took sixteen.
       expect(large / small).toBeLessThan(9)
     }, 120_000)
