@@ -52,6 +52,12 @@ export interface Config {
   migrationLeaseSeconds: number
   /** How often a paused migration (source API allowance exhausted) checks the allowance again. */
   migrationAllowanceRecheckSeconds: number
+  /** Largest CSV file `POST /api/v1/imports` accepts (larger: 413 payload_too_large). */
+  importMaxFileBytes: number
+  /** CSV imports one process runs at the same time. */
+  importConcurrency: number
+  /** How long a process's claim on a CSV import lasts without renewal (a crashed process's import resumes after it). */
+  importLeaseSeconds: number
 }
 
 export class ConfigError extends Error {}
@@ -180,5 +186,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrationConcurrency: parsePositiveInt('MIGRATION_CONCURRENCY', env.MIGRATION_CONCURRENCY, 2),
     migrationLeaseSeconds: parsePositiveInt('MIGRATION_LEASE_SECONDS', env.MIGRATION_LEASE_SECONDS, 30),
     migrationAllowanceRecheckSeconds: parsePositiveInt('MIGRATION_ALLOWANCE_RECHECK_SECONDS', env.MIGRATION_ALLOWANCE_RECHECK_SECONDS, 300),
+    importMaxFileBytes: parsePositiveInt('IMPORT_MAX_FILE_BYTES', env.IMPORT_MAX_FILE_BYTES, 100 * 1024 * 1024),
+    importConcurrency: parsePositiveInt('IMPORT_CONCURRENCY', env.IMPORT_CONCURRENCY, 1),
+    importLeaseSeconds: parsePositiveInt('IMPORT_LEASE_SECONDS', env.IMPORT_LEASE_SECONDS, 30),
   }
 }

@@ -48,11 +48,15 @@ export { addSourceAliases, hasSourceAliases, knownSourceIds, type KnownSourceId 
 export { MATCH_KEYS, recordsByMatchKey, type MatchKey } from './bulk/match-keys.ts'
 export { countUnsetReferences, countWithSourceIds, setReferencesBySourceId } from './bulk/source-references.ts'
 export { numberImportedCases } from './cases/case-numbers.ts'
+// CSV imports: rows checked like batch items, the good ones written and the others reported;
+// references as people write them (id, src_id, name, email).
+export { writeRowsReportingProblems, type RowProblem, type RowsWritten, type RowToWrite } from './bulk/row-write.ts'
+export { resolveReferences, type ReferenceMatch } from './bulk/reference-lookup.ts'
 
 // Changes, for listeners inside the writing transaction (the webhook outbox).
 export type { RecordChange } from './record.service.ts'
 export { changedFields } from './record.service.ts'
-export { committedChangeListeners, recordChangeHooks, type RecordAction, type RecordChangeHook } from './record-events.ts'
+export { changesCommitted, committedChangeListeners, recordChangeHooks, type RecordAction, type RecordChangeHook } from './record-events.ts'
 
 // The REST routes of records, registered by the app under /api/v1.
 export { recordRoutes } from './record.routes.ts'

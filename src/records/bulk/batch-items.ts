@@ -65,6 +65,16 @@ export function batchInvalid(errors: FieldError[]): ValidationFailed {
 }
 
 export function checkItems(kind: RecordKind, operation: BatchOperation, items: readonly unknown[], auth: AuthContext, caseId?: string): CheckedItem[] {
+  const { checked, errors } = checkEachItem(kind, operation, items, auth, caseId)
+  if (errors.length > 0) throw batchInvalid(errors)
+  return checked
+}
+
+/**
+ * The same checks, answering the items that passed and the problems of the others instead of
+ * refusing all of them (a CSV import writes its good rows and reports the rest).
+ */
+export function checkEachItem(kind: RecordKind, operation: BatchOperation, items: readonly unknown[], auth: AuthContext, caseId?: string): { checked: CheckedItem[]; errors: FieldError[] } {
   const validate = validatorFor(kind, operation)
   const rules = rulesFor(kind)
   const errors: FieldError[] = []
@@ -99,6 +109,5 @@ export function checkItems(kind: RecordKind, operation: BatchOperation, items: r
       errors.push(...atIndex(index, err.errors ?? [{ field: '(body)', message: err.message }]))
     }
   })
-  if (errors.length > 0) throw batchInvalid(errors)
-  return checked
+  return { checked, errors }
 }
