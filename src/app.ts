@@ -28,6 +28,7 @@ import { makeBearerCheck, oauthServer, resourcesOf, settingsRoutes } from './oau
 import { webhookRoutes, webhooksPlugin } from './webhooks/index.ts'
 import { mcpRoutes } from './mcp/mcp.routes.ts'
 import { connectCallbackRoutes, migrationEventRoutes, migrationPlugin, migrationRoutes } from './migration/index.ts'
+import { exportRoutes, importRoutes, importsPlugin } from './imports/index.ts'
 
 export interface AppOptions {
   config: Config
@@ -71,6 +72,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(openapiPlugin, { publicUrl: config.publicUrl })
   await app.register(webhooksPlugin, { clock })
   await app.register(migrationPlugin, { clock })
+  await app.register(importsPlugin, { clock })
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   await app.register(pageRoutes)
@@ -100,6 +102,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(webhookRoutes, { box: app.secretBox })
       await api.register(migrationRoutes, { box: app.secretBox, ...migrationWork })
       await api.register(migrationEventRoutes)
+      await api.register(exportRoutes)
+      await api.register(importRoutes, { wake: () => app.importRunner?.wake(), now: () => clock.now() })
     },
     { prefix: '/api/v1' },
   )

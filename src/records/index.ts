@@ -11,12 +11,12 @@ export { kindsByName, recordKinds } from './kinds/index.ts'
 export { OPPORTUNITY_STAGES } from './kinds/opportunity.kind.ts'
 
 // Who may see what.
-export { eventForCaller, kindOfEventType, mayRead, readScopes, recordForCaller } from './record-access.ts'
+export { erpFieldsAmong, eventForCaller, hiddenFields, kindOfEventType, mayRead, readScopes, recordForCaller } from './record-access.ts'
 
 // Reads.
 export type { Executor, ListOptions, PageText } from './record.repository.ts'
 export { countListed, getRecord, listDeleted, listRecords } from './record.service.ts'
-export { listOptionsFrom } from './record-query.ts'
+export { fieldsUsed, listOptionsFrom } from './record-query.ts'
 export { sortFields } from './list-params.ts'
 export { pruneTombstones } from './record-tombstones.ts'
 export { pipelineByStage, type Pipeline, type StageRow } from './opportunities/pipeline.ts'

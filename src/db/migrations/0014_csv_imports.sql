@@ -13,6 +13,8 @@ CREATE TABLE imports (
   status_reason   text,
   file_name       text,
   file_bytes      bigint NOT NULL,
+  -- Data rows in the file (counted when it was uploaded), for the progress bar.
+  total_rows      integer NOT NULL,
   -- The header as read at upload, and column -> field (null: the column is not imported).
   columns         jsonb NOT NULL,
   mapping         jsonb NOT NULL,

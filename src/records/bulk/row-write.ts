@@ -12,7 +12,7 @@ import { emitChanges } from '../record-events.ts'
 import type { RecordKind } from '../record-kind.ts'
 import { withArticle } from '../record-labels.ts'
 import { checkEachItem, type CheckedItem } from './batch-items.ts'
-import { findExisting, missingReferences, takenSrcIds } from './batch-lookups.ts'
+import { findExisting, missingReferences } from './batch-lookups.ts'
 import { applyPlan, type Plan } from './batch-write.ts'
 
 export interface RowToWrite {
@@ -62,10 +62,12 @@ export async function writeRowsReportingProblems(trx: Kysely<DB>, auth: AuthCont
   }
   const found = await findExisting(trx, auth.orgId, kind, 'id', checkedUpdates.map((i) => i.id!))
   for (const item of checkedUpdates) if (!found.has(item.id!)) refuse(item.index, null, `the matching ${kind.label.toLowerCase()} was deleted while the file was imported`)
-  const srcIds = checkedCreates.map((i) => i.values.srcId).filter((s): s is string => typeof s === 'string')
-  const taken = await takenSrcIds(trx, auth.orgId, kind, srcIds)
-  for (const item of checkedCreates) {
-    if (item.values.srcId && taken.has(item.values.srcId)) refuse(item.index, 'src_id', `is already the src_id of ${withArticle(kind.label.toLowerCase())} of this organization (import with dedupe_by=src_id to update it)`)
+  // A src_id written must not be another record's (the unique key would fail the whole page).
+  const srcIds = [...checkedCreates, ...checkedUpdates].map((i) => i.values.srcId).filter((s): s is string => typeof s === 'string')
+  const holders = await findExisting(trx, auth.orgId, kind, 'src_id', srcIds)
+  for (const item of [...checkedCreates, ...checkedUpdates]) {
+    const holder = item.values.srcId ? holders.get(item.values.srcId) : undefined
+    if (holder !== undefined && holder !== item.id) refuse(item.index, 'src_id', `is already the src_id of ${withArticle(kind.label.toLowerCase())} of this organization (import with dedupe_by=src_id to update it)`)
   }
   const live = [...checkedCreates, ...checkedUpdates].filter((i) => !refused.has(i.index))
   for (const e of await missingReferences(trx, auth.orgId, kind, live)) refuse(e.index!, fieldOf(e.field), e.message)
