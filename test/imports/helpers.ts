@@ -5,7 +5,7 @@ import type { Member } from '../helpers/build-app.ts'
 export async function multipart(parts: Record<string, string>, file?: { text: string | Buffer; name?: string }): Promise<Pick<InjectOptions, 'payload' | 'headers'>> {
   const form = new FormData()
   for (const [name, value] of Object.entries(parts)) form.append(name, value)
-  if (file) form.append('file', new Blob([file.text]), file.name ?? 'records.csv')
+  if (file) form.append('file', new Blob([typeof file.text === 'string' ? file.text : new Uint8Array(file.text)]), file.name ?? 'records.csv')
   const encoded = new Response(form)
   return { payload: Buffer.from(await encoded.arrayBuffer()), headers: { 'content-type': encoded.headers.get('content-type')! } }
 }
