@@ -70,6 +70,17 @@ async function* exportLines(db: Kysely<DB>, auth: AuthContext, kind: RecordKind,
   }
 }
 
+/**
+ * The export of a list query (already validated) as a byte stream. The first page is read here, so
+ * a query the list refuses (a cursor it cannot place, a field the caller may not sort by) throws its
+ * problem before any byte is sent; later pages are read as the stream is drained.
+ */
+export async function openExport(db: Kysely<DB>, auth: AuthContext, kind: RecordKind, query: Record<string, unknown>): Promise<Readable> {
+  const opts = { ...listOptionsFrom(kind, query), limit: (query.limit as number | undefined) ?? EXPORT_PAGE }
+  const first = await readPage(db, auth, kind, opts)
+  return Readable.from(exportLines(db, auth, kind, opts, first), { objectMode: false })
+}
+
 /** Sorting or filtering by an ERP field needs erp:read, with the step-up challenge (as the list). */
 function erpStepUp(kind: RecordKind) {
   const askErp = requireScopes('erp:read')
@@ -99,11 +110,7 @@ function registerExport(fastify: FastifyInstance, kind: RecordKind): void {
       preHandler: erpStepUp(kind),
     },
     async (request, reply) => {
-      const auth = request.auth!
-      const query = request.query as Record<string, unknown>
-      const opts = { ...listOptionsFrom(kind, query), limit: (query.limit as number | undefined) ?? EXPORT_PAGE }
-      const first = await readPage(app.db, auth, kind, opts)
-      const stream = Readable.from(exportLines(app.db, auth, kind, opts, first), { objectMode: false })
+      const stream = await openExport(app.db, request.auth!, kind, request.query as Record<string, unknown>)
       // A failure after the first byte cannot become a problem: the connection is cut, so the client
       // sees a truncated download, never a file that looks complete.
       stream.on('error', (err) => request.log.error({ err, kind: kind.name }, 'CSV export stopped'))

@@ -42,8 +42,8 @@ export interface ImportJob {
   owner: string
   row: ImportRow
   now(): Date
-  /** Throws ClaimLost when the job must stop (claim lost, process stopping); called per page. */
-  gate(): void
+  /** Throws ClaimLost when the job must stop (claim lost, process stopping); awaited before each page. */
+  gate(): void | Promise<void>
 }
 
 interface Column {
@@ -160,10 +160,31 @@ function prepare(ctx: PageContext, row: CsvRow): Prepared {
   return p
 }
 
+/** Attempts of a page that met another writer's new record on a src_id (the second finds it). */
+const PAGE_ATTEMPTS = 3
+
+function isSrcIdRace(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string }
+  return e?.code === '23505' && !!e.constraint?.endsWith('src_id_key')
+}
+
 async function importPage(ctx: PageContext, rows: CsvRow[]): Promise<void> {
+  await ctx.job.gate()
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await importPageOnce(ctx, rows)
+    } catch (err) {
+      // Another import (or a batch) created a record with one of this page's src_ids between the
+      // page's lookup and its write: run the page again, which now sees that record.
+      if (attempt < PAGE_ATTEMPTS && isSrcIdRace(err)) continue
+      throw err
+    }
+  }
+}
+
+async function importPageOnce(ctx: PageContext, rows: CsvRow[]): Promise<void> {
   const { job, kind, actor } = ctx
   const imp = job.row
-  job.gate()
   const prepared = rows.map((r) => prepare(ctx, r))
   const columnOf = new Map(ctx.columns.map((c) => [c.field.name, c.name]))
   const counts = { created: 0, updated: 0 }
