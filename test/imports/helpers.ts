@@ -1,8 +1,7 @@
 /** Multipart bodies for `POST /api/v1/imports`, built by the platform's own FormData encoder. */
-import type { InjectOptions } from 'fastify'
 import type { Member } from '../helpers/build-app.ts'
 
-export async function multipart(parts: Record<string, string>, file?: { text: string | Buffer; name?: string }): Promise<Pick<InjectOptions, 'payload' | 'headers'>> {
+export async function multipart(parts: Record<string, string>, file?: { text: string | Buffer; name?: string }): Promise<{ payload: Buffer; headers: Record<string, string> }> {
   const form = new FormData()
   for (const [name, value] of Object.entries(parts)) form.append(name, value)
   if (file) form.append('file', new Blob([typeof file.text === 'string' ? file.text : new Uint8Array(file.text)]), file.name ?? 'records.csv')

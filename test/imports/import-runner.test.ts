@@ -159,7 +159,7 @@ describe.runIf(reachable)('imports with several processes on one PostgreSQL', ()
     const ids: string[] = []
     for (const [prefix, n] of [['A', 30_000], ['B', 3000], ['C', 3000]] as const) {
       const body = await multipart({ kind: 'contacts' }, { text: contactsCsv(n, prefix) })
-      const res = await fetch(`${base}/api/v1/imports`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrf, ...body.headers }, body: new Uint8Array(body.payload as Buffer) })
+      const res = await fetch(`${base}/api/v1/imports`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrf, ...body.headers }, body: new Uint8Array(body.payload) })
       expect(res.status).toBe(202)
       ids.push((await res.json()).id)
     }
