@@ -17,6 +17,7 @@ import {
   writeRowsReportingProblems,
   type FieldDef,
   type RecordKind,
+  type ReferenceMatch,
   type RowToWrite,
 } from '../records/index.ts'
 import type { AuthContext, Scope } from '../shared/auth-context.ts'
@@ -79,7 +80,7 @@ export async function runImportJob(job: ImportJob): Promise<void> {
       via: imp.actor_via,
       ...(imp.actor_client_id ? { clientId: imp.actor_client_id } : {}),
     }
-    const ctx: PageContext = { job, kind, columns, actor, header: imp.columns.length, dedupeBy: imp.dedupe_by as DedupeKey | null, failedSoFar: imp.failed, issuesSoFar: imp.issue_count }
+    const ctx: PageContext = { job, kind, columns, actor, header: imp.columns.length, dedupeBy: imp.dedupe_by as DedupeKey | null, failedSoFar: imp.failed, issuesSoFar: imp.issue_count, references: new Map() }
     let page: CsvRow[] = []
     try {
       for await (const r of csvRows(filePieces(db, imp.org_id, imp.id), imp.processed)) {
@@ -138,6 +139,7 @@ interface PageContext {
   /** Failed rows and issues so far, this run's pages included. */
   failedSoFar: number
   issuesSoFar: number
+  references: Map<string, Map<string, ReferenceMatch>>
 }
 
 /** Cells -> field values; references and problems kept for the next steps. */
@@ -231,7 +233,7 @@ async function resolvePageReferences(trx: Kysely<DB>, ctx: PageContext, prepared
   for (const c of fields) {
     const values = prepared.filter((p) => p.issues.length === 0 && p.refs.has(c.field.name)).map((p) => p.refs.get(c.field.name)!)
     if (values.length === 0) continue
-    const found = await resolveReferences(trx, ctx.actor.orgId, c.field, values)
+    const found = await cachedReferences(trx, ctx, c.field, values)
     const target = c.field.type === 'user' ? 'member' : c.field.ref!.replace('_', ' ')
     for (const p of prepared) {
       const text = p.refs.get(c.field.name)
@@ -243,6 +245,23 @@ async function resolvePageReferences(trx: Kysely<DB>, ctx: PageContext, prepared
       else p.body[c.field.name] = match.id
     }
   }
+}
+
+/** References resolved per import (field -> text -> match) at most: a file names the same few accounts again and again. */
+const REFERENCE_CACHE = 50_000
+
+/**
+ * Resolves only what earlier pages did not. A record found on an earlier page and deleted since is
+ * still caught: the write checks every reference again, in its own transaction, and reports the row.
+ * Ambiguous and unknown names are not kept, so a record created meanwhile is found.
+ */
+async function cachedReferences(trx: Kysely<DB>, ctx: PageContext, field: FieldDef, values: string[]): Promise<Map<string, ReferenceMatch>> {
+  let cache = ctx.references.get(field.name)
+  if (!cache) ctx.references.set(field.name, (cache = new Map()))
+  const missing = [...new Set(values)].filter((v) => !cache.has(v))
+  const found = missing.length > 0 ? await resolveReferences(trx, ctx.actor.orgId, field, missing) : new Map<string, ReferenceMatch>()
+  for (const [text, match] of found) if (match && 'id' in match && cache.size < REFERENCE_CACHE) cache.set(text, match)
+  return new Map(values.map((v) => [v, cache.get(v) ?? found.get(v) ?? null]))
 }
 
 /** The dedupe key of a prepared row, normalised as its matching compares it; null: no key. */
