@@ -9,6 +9,15 @@
 import { CATALOGUE } from '../migration/mapping/catalogue.ts'
 import type { FieldDef, KindName, RecordKind } from '../records/index.ts'
 
+/** What `dedupe_by` may name: a matching record is updated instead of a new one created. */
+export const DEDUPE_KEYS = ['email', 'domain', 'name', 'src_id'] as const
+export type DedupeKey = (typeof DEDUPE_KEYS)[number]
+
+/** The dedupe keys a kind has a field for. */
+export function dedupeKeysOf(kind: RecordKind): DedupeKey[] {
+  return DEDUPE_KEYS.filter((k) => k === 'src_id' || kind.fields.some((f) => f.name === k))
+}
+
 /** Column -> field name, or null when the column is not imported. */
 export type ColumnMapping = Record<string, string | null>
 

@@ -5,18 +5,12 @@
  */
 import { kindsByName, recordKinds, type FieldDef, type RecordKind } from '../records/index.ts'
 import { ValidationFailed, type FieldError } from '../shared/errors.ts'
-import { importableFields, proposeMapping, type ColumnMapping } from './header-mapping.ts'
+import { dedupeKeysOf, importableFields, proposeMapping, type ColumnMapping, type DedupeKey } from './header-mapping.ts'
 
-export const DEDUPE_KEYS = ['email', 'domain', 'name', 'src_id'] as const
-export type DedupeKey = (typeof DEDUPE_KEYS)[number]
+export { DEDUPE_KEYS, type DedupeKey } from './header-mapping.ts'
 
 /** Kinds a CSV can fill: all but case comments, which belong to a case (their batch is under it). */
 export const importKinds: readonly RecordKind[] = recordKinds.filter((k) => k.name !== 'case_comment')
-
-/** The dedupe keys a kind has a field for. */
-export function dedupeKeysOf(kind: RecordKind): DedupeKey[] {
-  return DEDUPE_KEYS.filter((k) => k === 'src_id' || kind.fields.some((f) => f.name === k))
-}
 
 export interface ImportPlan {
   kind: RecordKind
