@@ -8,6 +8,7 @@ import { ErrorState } from '../../components/ErrorState.tsx'
 import { NotFoundPage } from '../../components/NotFoundPage.tsx'
 import { PageHeader } from '../../components/PageHeader.tsx'
 import { kindUiByPath, listFilterFields, lowerLabel } from '../../kinds.ts'
+import { ImportExportActions } from '../imports/ImportExportActions.tsx'
 import { ActiveFilterChips } from './ActiveFilterChips.tsx'
 import { ListFilters } from './ListFilters.tsx'
 import { RecordTable, RecordTableSkeleton } from './RecordTable.tsx'
@@ -64,7 +65,12 @@ function RecordList({ kindPath }: { kindPath: string }) {
             </Badge>
           ) : null
         }
-        actions={newButton}
+        actions={
+          <>
+            <ImportExportActions kind={kind} />
+            {newButton}
+          </>
+        }
       />
       <ListFilters kind={kind} q={q} filters={filters} onSearch={(v) => setParam('q', v)} onFilter={setParam} />
       <ActiveFilterChips fields={chipFields} values={filters} onRemove={(name) => setParam(name, null)} />
