@@ -43,6 +43,8 @@ export interface ImportJob {
   owner: string
   row: ImportRow
   now(): Date
+  /** Pages written at the same time (1 on the embedded database, whose one connection runs one transaction). */
+  pagesInFlight: number
   /** Throws ClaimLost when the job must stop (claim lost, process stopping); awaited before each page. */
   gate(): void | Promise<void>
 }
@@ -81,22 +83,30 @@ export async function runImportJob(job: ImportJob): Promise<void> {
       ...(imp.actor_client_id ? { clientId: imp.actor_client_id } : {}),
     }
     const ctx: PageContext = { job, kind, columns, actor, header: imp.columns.length, dedupeBy: imp.dedupe_by as DedupeKey | null, failedSoFar: imp.failed, issuesSoFar: imp.issue_count, references: new Map() }
+    // Deduplication decides by what the pages ahead wrote: those pages go one at a time.
+    const pages = new OrderedPages(ctx.dedupeBy ? 1 : job.pagesInFlight)
     let page: CsvRow[] = []
     try {
       for await (const r of csvRows(filePieces(db, imp.org_id, imp.id), imp.processed)) {
         page.push(r)
         if (page.length === IMPORT_PAGE_ROWS) {
-          await importPage(ctx, page)
+          const rows = page
+          await pages.add((ahead) => importPage(ctx, rows, ahead))
           page = []
         }
       }
+      if (page.length > 0) {
+        const rows = page
+        await pages.add((ahead) => importPage(ctx, rows, ahead))
+      }
+      await pages.drain()
     } catch (err) {
+      await pages.settle()
       if (err instanceof ClaimLost || !isCsvError(err)) throw err
       // The upload checked the whole file, so this is a file changed since: stop with what is done.
       await finishImport(db, imp.org_id, imp.id, job.owner, 'failed', `The file could not be read past row ${imp.processed + 1}: ${(err as Error).message}`, job.now())
       return
     }
-    if (page.length > 0) await importPage(ctx, page)
     await finishImport(db, imp.org_id, imp.id, job.owner, ctx.failedSoFar > 0 || ctx.issuesSoFar > 0 ? 'completed_with_errors' : 'completed', null, job.now())
   } catch (err) {
     if (err instanceof ClaimLost) return
@@ -162,6 +172,40 @@ function prepare(ctx: PageContext, row: CsvRow): Prepared {
   return p
 }
 
+/**
+ * Pages written at the same time, each in its own transaction, committing in file order: a page
+ * commits only after the page ahead of it has (it waits for `ahead` before its last statement), so
+ * the committed rows are always a prefix of the file and a resumed job skips exactly those. While one
+ * page is in PostgreSQL the next is read, checked and sent.
+ */
+class OrderedPages {
+  #last: Promise<void> = Promise.resolve()
+  #open: Promise<void>[] = []
+  readonly limit: number
+  constructor(limit: number) {
+    this.limit = limit
+  }
+
+  /** Starts a page; waits while `limit` pages are in flight (and throws if the oldest failed). */
+  async add(run: (ahead: Promise<void>) => Promise<void>): Promise<void> {
+    const page = run(this.#last)
+    page.catch(() => {}) // reported by whoever awaits it
+    this.#last = page
+    this.#open.push(page)
+    if (this.#open.length >= this.limit) await this.#open.shift()
+  }
+
+  /** Waits for every page; throws the first failure. */
+  async drain(): Promise<void> {
+    while (this.#open.length > 0) await this.#open.shift()
+  }
+
+  /** Waits for every page, failed or not (before the job reports its own end). */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.#open.splice(0))
+  }
+}
+
 /** Attempts of a page that met another writer's new record on a src_id (the second finds it). */
 const PAGE_ATTEMPTS = 3
 
@@ -170,11 +214,11 @@ function isSrcIdRace(err: unknown): boolean {
   return e?.code === '23505' && !!e.constraint?.endsWith('src_id_key')
 }
 
-async function importPage(ctx: PageContext, rows: CsvRow[]): Promise<void> {
+async function importPage(ctx: PageContext, rows: CsvRow[], ahead: Promise<void>): Promise<void> {
   await ctx.job.gate()
   for (let attempt = 1; ; attempt++) {
     try {
-      return await importPageOnce(ctx, rows)
+      return await importPageOnce(ctx, rows, ahead)
     } catch (err) {
       // Another import (or a batch) created a record with one of this page's src_ids between the
       // page's lookup and its write: run the page again, which now sees that record.
@@ -184,7 +228,7 @@ async function importPage(ctx: PageContext, rows: CsvRow[]): Promise<void> {
   }
 }
 
-async function importPageOnce(ctx: PageContext, rows: CsvRow[]): Promise<void> {
+async function importPageOnce(ctx: PageContext, rows: CsvRow[], ahead: Promise<void>): Promise<void> {
   const { job, kind, actor } = ctx
   const imp = job.row
   const prepared = rows.map((r) => prepare(ctx, r))
@@ -214,6 +258,8 @@ async function importPageOnce(ctx: PageContext, rows: CsvRow[]): Promise<void> {
     const failed = prepared.filter((p) => p.issues.length > 0).length
     await insertIssues(trx, imp.org_id, imp.id, issues)
     const delta = { processed: rows.length, created: counts.created, updated: counts.updated, failed, issues: issues.length }
+    // In file order: the page ahead commits first (its failure rolls this page back too).
+    await ahead
     if (!(await addProgress(trx, imp.org_id, imp.id, job.owner, delta, job.now()))) throw new ClaimLost()
     pageDone = delta
   })

@@ -35,6 +35,7 @@ export const importsPlugin = fp(
         log: app.log.child({ component: 'imports' }),
         concurrency: app.config.importConcurrency,
         leaseSeconds: app.config.importLeaseSeconds,
+        single: app.database.kind === 'pglite',
       })
     })
     app.addHook('onClose', async () => {

@@ -20,6 +20,8 @@ const POLL_MS = 2_000
 /** Uploads that never became an import are deleted this long after their last piece. */
 const ABANDONED_UPLOAD_MS = 60 * 60 * 1000
 const CLEAN_EVERY_MS = 10 * 60 * 1000
+/** Pages of one import written at the same time on PostgreSQL (import-job.ts, OrderedPages). */
+const PAGES_IN_FLIGHT = 2
 
 export type ImportRunner = Omit<ClaimLoop, 'stopped'>
 
@@ -29,6 +31,8 @@ export interface ImportRunnerOptions {
   log: FastifyBaseLogger
   concurrency: number
   leaseSeconds: number
+  /** The database has one connection (the embedded one): pages go one at a time. */
+  single?: boolean
   /** A name for this runner's claims (tests give two runners in one process different names). */
   owner?: string
 }
@@ -58,7 +62,7 @@ export function startImportRunner(opts: ImportRunnerOptions): ImportRunner {
         if (lost || loop.stopped) throw new ClaimLost()
       }
       return () =>
-        runImportJob({ db: opts.db, owner, row, now, gate })
+        runImportJob({ db: opts.db, owner, row, now, gate, pagesInFlight: opts.single ? 1 : PAGES_IN_FLIGHT })
           .catch((err) => opts.log.error({ err, import: row.id }, 'CSV import failed'))
           .finally(async () => {
             clearInterval(renew)

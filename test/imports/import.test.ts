@@ -23,7 +23,7 @@ describe.each(await targets())('CSV imports on %s', (target) => {
 
   /** Runs every queued import to its end with a real runner, as a worker process would. */
   async function runImports(): Promise<void> {
-    const runner = startImportRunner({ db: ctx.app.db, clock: systemClock, log: ctx.app.log, concurrency: 1, leaseSeconds: 30 })
+    const runner = startImportRunner({ db: ctx.app.db, clock: systemClock, log: ctx.app.log, concurrency: 1, leaseSeconds: 30, single: target === 'pglite' })
     await new Promise((r) => setTimeout(r, 50))
     await runner.settled()
     await runner.stop()
