@@ -85,6 +85,17 @@ interface Result {
   postgresUs: number
 }
 
+/** One poll; a connection the server closed as the request went out (keep-alive race) is retried. */
+async function poll(url: string, headers: Record<string, string>): Promise<Record<string, any>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await (await fetch(url, { headers })).json()) as Record<string, any>
+    } catch (err) {
+      if (attempt === 3) throw err
+    }
+  }
+}
+
 async function importOnce(base: string, headers: Record<string, string>, file: string, pid: number, parts: Record<string, string>): Promise<Result> {
   const form = new FormData()
   for (const [k, v] of Object.entries(parts)) form.append(k, v)
@@ -97,7 +108,7 @@ async function importOnce(base: string, headers: Record<string, string>, file: s
   const { id } = (await res.json()) as { id: string }
   let view: Record<string, any>
   for (;;) {
-    view = (await (await fetch(`${base}/api/v1/imports/${id}`, { headers })).json()) as Record<string, any>
+    view = await poll(`${base}/api/v1/imports/${id}`, headers)
     if (!['queued', 'running'].includes(view.status)) break
     await new Promise((r) => setTimeout(r, 50))
   }
@@ -133,9 +144,12 @@ async function main() {
 
   const file = path.join(os.tmpdir(), `cairn-bench-contacts-${ROWS}.csv`)
   const bytes = writeCsv(file)
-  const env = { PUBLIC_URL: `http://127.0.0.1:${PORT}`, SERVICE_ROLE: 'all', IMPORT_MAX_FILE_BYTES: String(512 * 1024 * 1024), ...(EMBEDDED ? { DATA_DIR: dataDir! } : { DATABASE_URL: url! }) }
+  const env = { PUBLIC_URL: `http://127.0.0.1:${PORT}`, SERVICE_ROLE: 'all', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', IMPORT_MAX_FILE_BYTES: String(512 * 1024 * 1024), ...(EMBEDDED ? { DATA_DIR: dataDir! } : { DATABASE_URL: url! }) }
   const service = await startServiceProcess(env, PORT)
   const pid = service.child.pid!
+  service.child.once('exit', (code, signal) => {
+    if (code !== 0) console.error(`The service exited during the benchmark (code ${code}, signal ${signal}).`)
+  })
   const client = url ? new pg.Client({ connectionString: url }) : null
   await client?.connect()
   try {

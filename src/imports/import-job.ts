@@ -29,6 +29,8 @@ import { addProgress, finishImport, insertIssues, markRunning, readChunk, type I
 
 /** Rows per page (one transaction): the batch endpoint's largest batch. */
 export const IMPORT_PAGE_ROWS = 1000
+/** Pages between two refreshes of the embedded database's statistics (ImportJob.refreshStatistics). */
+const STATISTICS_PAGES = 20
 /** Claims of one import that ran out before it finished: after this many its rows are not retried. */
 const MAX_ATTEMPTS = 3
 
@@ -45,6 +47,12 @@ export interface ImportJob {
   now(): Date
   /** Pages written at the same time (1 on the embedded database, whose one connection runs one transaction). */
   pagesInFlight: number
+  /**
+   * Refreshes the planner's statistics (the embedded database, which has no autovacuum): before the
+   * first page, every STATISTICS_PAGES pages and at the end, so the lookups and the bulk update of a
+   * growing table keep their index plans.
+   */
+  refreshStatistics?(): Promise<void>
   /** Throws ClaimLost when the job must stop (claim lost, process stopping); awaited before each page. */
   gate(): void | Promise<void>
 }
@@ -86,6 +94,8 @@ export async function runImportJob(job: ImportJob): Promise<void> {
     // Deduplication decides by what the pages ahead wrote: those pages go one at a time.
     const pages = new OrderedPages(ctx.dedupeBy ? 1 : job.pagesInFlight)
     let page: CsvRow[] = []
+    let pagesDone = 0
+    await job.refreshStatistics?.()
     try {
       for await (const r of csvRows(filePieces(db, imp.org_id, imp.id), imp.processed)) {
         page.push(r)
@@ -93,6 +103,7 @@ export async function runImportJob(job: ImportJob): Promise<void> {
           const rows = page
           await pages.add((ahead) => importPage(ctx, rows, ahead))
           page = []
+          if (++pagesDone % STATISTICS_PAGES === 0) await job.refreshStatistics?.()
         }
       }
       if (page.length > 0) {
@@ -107,6 +118,7 @@ export async function runImportJob(job: ImportJob): Promise<void> {
       await finishImport(db, imp.org_id, imp.id, job.owner, 'failed', `The file could not be read past row ${imp.processed + 1}: ${(err as Error).message}`, job.now())
       return
     }
+    await job.refreshStatistics?.()
     await finishImport(db, imp.org_id, imp.id, job.owner, ctx.failedSoFar > 0 || ctx.issuesSoFar > 0 ? 'completed_with_errors' : 'completed', null, job.now())
   } catch (err) {
     if (err instanceof ClaimLost) return

@@ -36,11 +36,12 @@ export const importsPlugin = fp(
         concurrency: app.config.importConcurrency,
         leaseSeconds: app.config.importLeaseSeconds,
         single: app.database.kind === 'pglite',
+        refreshStatistics: app.database.kind === 'pglite' ? () => app.refreshStatistics() : undefined,
       })
     })
     app.addHook('onClose', async () => {
       await app.importRunner?.stop()
     })
   },
-  { name: 'imports', dependencies: ['database', 'webhooks'] },
+  { name: 'imports', dependencies: ['database', 'webhooks', 'embedded-statistics'] },
 )

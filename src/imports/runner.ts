@@ -33,6 +33,8 @@ export interface ImportRunnerOptions {
   leaseSeconds: number
   /** The database has one connection (the embedded one): pages go one at a time. */
   single?: boolean
+  /** ANALYZE on the embedded database (app.refreshStatistics), which has no autovacuum. */
+  refreshStatistics?(): Promise<void>
   /** A name for this runner's claims (tests give two runners in one process different names). */
   owner?: string
 }
@@ -62,7 +64,7 @@ export function startImportRunner(opts: ImportRunnerOptions): ImportRunner {
         if (lost || loop.stopped) throw new ClaimLost()
       }
       return () =>
-        runImportJob({ db: opts.db, owner, row, now, gate, pagesInFlight: opts.single ? 1 : PAGES_IN_FLIGHT })
+        runImportJob({ db: opts.db, owner, row, now, gate, pagesInFlight: opts.single ? 1 : PAGES_IN_FLIGHT, refreshStatistics: opts.refreshStatistics })
           .catch((err) => opts.log.error({ err, import: row.id }, 'CSV import failed'))
           .finally(async () => {
             clearInterval(renew)
