@@ -20,8 +20,8 @@ const POLL_MS = 2_000
 /** Uploads that never became an import are deleted this long after their last piece. */
 const ABANDONED_UPLOAD_MS = 60 * 60 * 1000
 const CLEAN_EVERY_MS = 10 * 60 * 1000
-/** Pages of one import written at the same time on PostgreSQL (import-job.ts, OrderedPages). */
-const PAGES_IN_FLIGHT = 2
+/** Pages of one import written at the same time on PostgreSQL (import-job.ts, OrderedPages; docs/benchmarks.md, "CSV imports": three beat two). */
+const PAGES_IN_FLIGHT = 3
 
 export type ImportRunner = Omit<ClaimLoop, 'stopped'>
 
