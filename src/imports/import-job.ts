@@ -95,9 +95,11 @@ export async function runImportJob(job: ImportJob): Promise<void> {
     const pages = new OrderedPages(ctx.dedupeBy ? 1 : job.pagesInFlight)
     let page: CsvRow[] = []
     let pagesDone = 0
+    let lastRead = 1
     await job.refreshStatistics?.()
     try {
       for await (const r of csvRows(filePieces(db, imp.org_id, imp.id), imp.processed)) {
+        lastRead = r.number
         page.push(r)
         if (page.length === IMPORT_PAGE_ROWS) {
           const rows = page
@@ -115,7 +117,7 @@ export async function runImportJob(job: ImportJob): Promise<void> {
       await pages.settle()
       if (err instanceof ClaimLost || !isCsvError(err)) throw err
       // The upload checked the whole file, so this is a file changed since: stop with what is done.
-      await finishImport(db, imp.org_id, imp.id, job.owner, 'failed', `The file could not be read past row ${imp.processed + 1}: ${(err as Error).message}`, job.now())
+      await finishImport(db, imp.org_id, imp.id, job.owner, 'failed', `The file could not be read past row ${lastRead}: ${(err as Error).message}`, job.now())
       return
     }
     await job.refreshStatistics?.()
