@@ -21,16 +21,13 @@
  *
  *   npm run bench:batch          (BENCH_RECORDS=200000 per configuration; BENCH_CONCURRENCY=1,2,4)
  */
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { spawnSync } from 'node:child_process'
 import pg from 'pg'
 import { openPostgres } from '../src/db/connect.ts'
 import { migrateToLatest } from '../src/db/migrate.ts'
 import { createOrganizationWithAdmin } from '../src/orgs/org.service.ts'
 import { createSession, findSession, SESSION_COOKIE } from '../src/orgs/session.service.ts'
-import { cpuSeconds, cpuSecondsOfBackends, ensureDatabase, fmt, obtainToken, startServiceProcess } from './lib.ts'
+import { CITIES, DEPARTMENTS, FIRST, LAST, TITLES } from './sample-people.ts'
+import { copyBaseline, cpuSeconds, cpuSecondsOfBackends, ensureDatabase, fmt, obtainToken, startServiceProcess } from './lib.ts'
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 200_000)
 const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? '1,2,4').split(',').map(Number)
@@ -41,17 +38,6 @@ const DB_NAME = 'cairn_bench_batch'
 const PUBLIC_URL = `http://127.0.0.1:${PORT}`
 const ADMIN = { email: 'batch-bench@bench.test', password: 'bench-password' }
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Frances', 'Edsger', 'Radia', 'Donald', 'Hedy', 'John', 'Karen', 'Leslie']
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Torvalds', 'Hamilton', 'Thompson', 'Liskov', 'Ritchie', 'Allen', 'Dijkstra', 'Perlman', 'Knuth', 'Lamarr', 'McCarthy', 'Spärck Jones', 'Lamport']
-const TITLES = ['VP Engineering', 'Head of Procurement', 'Account Manager', 'CFO', 'Operations Lead', 'IT Director', 'Office Manager', 'Chief of Staff']
-const DEPARTMENTS = ['Engineering', 'Finance', 'Sales', 'Operations', 'IT', 'Legal']
-const CITIES = [
-  ['Portland', 'OR', '97201'],
-  ['Austin', 'TX', '73301'],
-  ['Boston', 'MA', '02108'],
-  ['Denver', 'CO', '80202'],
-  ['Chicago', 'IL', '60601'],
-]
 const STAGES = ['prospecting', 'qualification', 'needs_analysis', 'proposal', 'negotiation', 'closed_won', 'closed_lost']
 
 /** A contact as an integrator sends it: every key present, some values null (one statement per batch). */
@@ -143,51 +129,6 @@ function print(r: Run): void {
   console.log(`  ${r.name.padEnd(44)} ${fmt(r.rate).padStart(7)} records/s   p50 ${fmt(r.p50).padStart(5)} ms   p99 ${fmt(r.p99).padStart(5)} ms   CPU µs/record service ${fmt(r.serviceUs)} / PostgreSQL ${fmt(r.postgresUs)}`)
 }
 
-function psql(url: string, command: string): void {
-  const res = spawnSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', command], { encoding: 'utf8' })
-  if (res.status !== 0) throw new Error(`psql failed: ${res.stderr}`)
-}
-
-interface CopyRates {
-  rows: number
-  /** psql \copy of CSV into a copy with the same indexes. */
-  csv: number
-  /** The same, the copy also having the table's foreign keys (checked per row, like the batch's). */
-  csvWithForeignKeys: number
-  /** Server-side binary COPY from a file into a copy with the same indexes. */
-  binary: number
-}
-
-/** The rows of one configuration COPY-ed into an empty scratch copy of the table (same indexes). */
-async function copyBaseline(client: pg.Client, url: string, table: string, orgId: string, tag: string): Promise<CopyRates> {
-  const csv = path.join(os.tmpdir(), `cairn-bench-batch-${table}.csv`)
-  const bin = path.join(os.tmpdir(), `cairn-bench-batch-${table}.bin`)
-  const where = `org_id = '${orgId}' AND lead_source = '${tag}'`
-  psql(url, `\\copy (SELECT * FROM ${table} WHERE ${where} ORDER BY id) TO '${csv}' (FORMAT csv)`)
-  await client.query(`COPY (SELECT * FROM ${table} WHERE ${where} ORDER BY id) TO '${bin}' (FORMAT binary)`)
-  const scratch = `copy_${table}`
-  const timed = async (foreignKeys: boolean, load: () => Promise<unknown>) => {
-    await client.query(`DROP TABLE IF EXISTS ${scratch}; CREATE TABLE ${scratch} (LIKE ${table} INCLUDING ALL)`)
-    if (foreignKeys) {
-      const fks = await client.query<{ def: string }>(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = '${table}'::regclass AND contype = 'f'`)
-      for (const { def } of fks.rows) await client.query(`ALTER TABLE ${scratch} ADD ${def}`)
-    }
-    await client.query('CHECKPOINT')
-    const t0 = performance.now()
-    await load()
-    const seconds = (performance.now() - t0) / 1000
-    const rows = Number((await client.query(`SELECT count(*) AS n FROM ${scratch}`)).rows[0].n)
-    return { rows, rate: rows / seconds }
-  }
-  const plain = await timed(false, async () => psql(url, `\\copy ${scratch} FROM '${csv}' (FORMAT csv)`))
-  const withFks = await timed(true, async () => psql(url, `\\copy ${scratch} FROM '${csv}' (FORMAT csv)`))
-  const binary = await timed(false, () => client.query(`COPY ${scratch} FROM '${bin}' (FORMAT binary)`))
-  await client.query(`DROP TABLE ${scratch}`)
-  fs.rmSync(csv, { force: true })
-  fs.rmSync(bin, { force: true })
-  return { rows: plain.rows, csv: plain.rate, csvWithForeignKeys: withFks.rate, binary: binary.rate }
-}
-
 async function main() {
   const url = await ensureDatabase(DB_NAME, true)
   const setup = await openPostgres(url)
@@ -270,7 +211,7 @@ async function main() {
     const best = (rs: Run[]) => Math.max(...rs.map((r) => r.rate))
     const ok: boolean[] = []
     for (const [table, rs] of [['contacts', contactRuns], ['opportunities', opportunityRuns]] as const) {
-      const copy = await copyBaseline(client, url, table, orgId, `bench-c${CONCURRENCY[0]}`)
+      const copy = await copyBaseline(client, url, table, `org_id = '${orgId}' AND lead_source = 'bench-c${CONCURRENCY[0]}'`)
       const ratios = (base: number) => rs.map((r) => fmt(r.rate / base, 2)).join(' / ')
       console.log(`  ${table}: ${fmt(copy.rows)} rows`)
       console.log(`    psql \\copy (CSV, one connection):               ${fmt(copy.csv).padStart(7)} rows/s   batch / this: ${ratios(copy.csv)} (${CONCURRENCY.join(' / ')} in flight)`)

@@ -275,3 +275,50 @@ export async function timeRuns(fn: () => Promise<unknown>, runs: number, warmup 
   }
   return ms
 }
+
+export function psql(url: string, command: string): void {
+  const res = spawnSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', command], { encoding: 'utf8' })
+  if (res.status !== 0) throw new Error(`psql failed: ${res.stderr}`)
+}
+
+export interface CopyRates {
+  rows: number
+  /** psql \copy of CSV into a copy with the same indexes. */
+  csv: number
+  /** The same, the copy also having the table's foreign keys (checked per row, like the batch's). */
+  csvWithForeignKeys: number
+  /** Server-side binary COPY from a file into a copy with the same indexes. */
+  binary: number
+}
+
+/**
+ * The rows `where` selects, as stored, COPY-ed into an empty scratch copy of the table (same
+ * indexes): the baseline of the write benchmarks (bench/batch.ts, bench/csv-import.ts).
+ */
+export async function copyBaseline(client: pg.Client, url: string, table: string, where: string): Promise<CopyRates> {
+  const csv = path.join(os.tmpdir(), `cairn-bench-copy-${table}.csv`)
+  const bin = path.join(os.tmpdir(), `cairn-bench-copy-${table}.bin`)
+  psql(url, `\\copy (SELECT * FROM ${table} WHERE ${where} ORDER BY id) TO '${csv}' (FORMAT csv)`)
+  await client.query(`COPY (SELECT * FROM ${table} WHERE ${where} ORDER BY id) TO '${bin}' (FORMAT binary)`)
+  const scratch = `copy_${table}`
+  const timed = async (foreignKeys: boolean, load: () => Promise<unknown>) => {
+    await client.query(`DROP TABLE IF EXISTS ${scratch}; CREATE TABLE ${scratch} (LIKE ${table} INCLUDING ALL)`)
+    if (foreignKeys) {
+      const fks = await client.query<{ def: string }>(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = '${table}'::regclass AND contype = 'f'`)
+      for (const { def } of fks.rows) await client.query(`ALTER TABLE ${scratch} ADD ${def}`)
+    }
+    await client.query('CHECKPOINT')
+    const t0 = performance.now()
+    await load()
+    const seconds = (performance.now() - t0) / 1000
+    const rows = Number((await client.query(`SELECT count(*) AS n FROM ${scratch}`)).rows[0].n)
+    return { rows, rate: rows / seconds }
+  }
+  const plain = await timed(false, async () => psql(url, `\\copy ${scratch} FROM '${csv}' (FORMAT csv)`))
+  const withFks = await timed(true, async () => psql(url, `\\copy ${scratch} FROM '${csv}' (FORMAT csv)`))
+  const binary = await timed(false, () => client.query(`COPY ${scratch} FROM '${bin}' (FORMAT binary)`))
+  await client.query(`DROP TABLE ${scratch}`)
+  fs.rmSync(csv, { force: true })
+  fs.rmSync(bin, { force: true })
+  return { rows: plain.rows, csv: plain.rate, csvWithForeignKeys: withFks.rate, binary: binary.rate }
+}

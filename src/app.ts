@@ -30,6 +30,7 @@ import { webhookRoutes, webhooksPlugin } from './webhooks/index.ts'
 import { mcpRoutes } from './mcp/mcp.routes.ts'
 import { connectCallbackRoutes, migrationEventRoutes, migrationPlugin, migrationRoutes } from './migration/index.ts'
 import { invitationPageRoutes, invitationRoutes, memberRoutes, withoutInvitationSecret } from './members/index.ts'
+import { exportRoutes, importRoutes, importsPlugin } from './imports/index.ts'
 
 export interface AppOptions {
   config: Config
@@ -84,6 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(webhooksPlugin, { clock })
   await app.register(eventsPlugin)
   await app.register(migrationPlugin, { clock })
+  await app.register(importsPlugin, { clock })
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   await app.register(pageRoutes)
@@ -118,6 +120,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(migrationEventRoutes)
       await api.register(memberRoutes)
       await api.register(invitationRoutes)
+      await api.register(exportRoutes)
+      await api.register(importRoutes, { wake: () => app.importRunner?.wake(), now: () => clock.now() })
     },
     { prefix: '/api/v1' },
   )

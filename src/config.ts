@@ -58,6 +58,12 @@ export interface Config {
   smtpUrl: string | null
   /** The From of those emails. */
   smtpFrom: string
+  /** Largest CSV file `POST /api/v1/imports` accepts (larger: 413 payload_too_large). */
+  importMaxFileBytes: number
+  /** CSV imports one process runs at the same time. */
+  importConcurrency: number
+  /** How long a process's claim on a CSV import lasts without renewal (a crashed process's import resumes after it). */
+  importLeaseSeconds: number
 }
 
 export class ConfigError extends Error {}
@@ -212,5 +218,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrationAllowanceRecheckSeconds: parsePositiveInt('MIGRATION_ALLOWANCE_RECHECK_SECONDS', env.MIGRATION_ALLOWANCE_RECHECK_SECONDS, 300),
     smtpUrl: parseSmtpUrl(env.SMTP_URL),
     smtpFrom: parseSmtpFrom(env.SMTP_FROM, publicUrl),
+    importMaxFileBytes: parsePositiveInt('IMPORT_MAX_FILE_BYTES', env.IMPORT_MAX_FILE_BYTES, 100 * 1024 * 1024),
+    importConcurrency: parsePositiveInt('IMPORT_CONCURRENCY', env.IMPORT_CONCURRENCY, 1),
+    importLeaseSeconds: parsePositiveInt('IMPORT_LEASE_SECONDS', env.IMPORT_LEASE_SECONDS, 30),
   }
 }

@@ -8,20 +8,13 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { IssueKind, MigrationIssue } from './migration.types.ts'
 import { listIssues, type IssueRow } from './progress.repository.ts'
+import { csvCell } from '../shared/csv-cell.ts'
 
 export function issueOf(row: IssueRow): MigrationIssue {
   return { ...row, created_at: new Date(row.created_at).toISOString() }
 }
 
 const COLUMNS = ['object', 'src_id', 'kind', 'code', 'field', 'reason', 'source_data', 'created_at'] as const
-
-/** RFC 4180 quoting; a leading =, +, - or @ is prefixed with ' so spreadsheets do not run it as a formula. */
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return ''
-  let text = typeof value === 'string' ? value : JSON.stringify(value)
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
-}
 
 export function exportIssuesCsv(db: Kysely<DB>, orgId: string, migrationId: string, kind?: IssueKind): Readable {
   let cursor: string | undefined

@@ -11,12 +11,12 @@ export { kindsByName, recordKinds } from './kinds/index.ts'
 export { OPPORTUNITY_STAGES } from './kinds/opportunity.kind.ts'
 
 // Who may see what.
-export { eventForCaller, kindOfEventType, mayRead, readScopes, recordForCaller } from './record-access.ts'
+export { erpFieldsAmong, eventForCaller, hiddenFields, kindOfEventType, mayRead, readScopes, recordForCaller } from './record-access.ts'
 
 // Reads.
 export type { Executor, ListOptions, PageText } from './record.repository.ts'
 export { countListed, getRecord, listDeleted, listRecords } from './record.service.ts'
-export { listOptionsFrom } from './record-query.ts'
+export { fieldsUsed, listOptionsFrom } from './record-query.ts'
 export { sortFields } from './list-params.ts'
 export { pruneTombstones } from './record-tombstones.ts'
 export { pipelineByStage, pipelineSummary, type Pipeline, type PipelineSummary, type StageRow, type StageSummary } from './opportunities/pipeline.ts'
@@ -53,11 +53,15 @@ export { addSourceAliases, hasSourceAliases, knownSourceIds, type KnownSourceId 
 export { MATCH_KEYS, recordsByMatchKey, type MatchKey } from './bulk/match-keys.ts'
 export { countUnsetReferences, countWithSourceIds, setReferencesBySourceId } from './bulk/source-references.ts'
 export { numberImportedCases } from './cases/case-numbers.ts'
+// CSV imports: rows checked like batch items, the good ones written and the others reported;
+// references as people write them (id, src_id, name, email).
+export { writeRowsReportingProblems, type RowProblem, type RowsWritten, type RowToWrite } from './bulk/row-write.ts'
+export { resolveReferences, type ReferenceMatch } from './bulk/reference-lookup.ts'
 
 // Changes, for listeners inside the writing transaction (the webhook outbox).
 export type { RecordChange } from './record.service.ts'
 export { changedFields } from './record.service.ts'
-export { committedChangeListeners, recordChangeHooks, type RecordAction, type RecordChangeHook } from './record-events.ts'
+export { changesCommitted, committedChangeListeners, recordChangeHooks, type RecordAction, type RecordChangeHook } from './record-events.ts'
 
 // Custom fields: definitions per organization and kind (docs/custom-fields.md). Export adds a
 // column per definition from listCustomFieldDefinitions; the importer creates definitions and

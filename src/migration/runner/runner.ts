@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely'
 import type { Config } from '../../config.ts'
 import type { DB } from '../../db/database.ts'
 import type { Clock } from '../../shared/clock.ts'
+import { startClaimLoop, type ClaimLoop } from '../../shared/claim-loop.ts'
 import { randomSecret } from '../../shared/ids.ts'
 import type { SecretBox } from '../../shared/secret-box.ts'
 import { RUNNER_POLL_MS } from '../migration.defaults.ts'
@@ -17,13 +18,7 @@ import { runAnalysis } from './analysis-job.ts'
 import { keepClaim } from './claim-keeper.ts'
 import { runImport } from './import-job.ts'
 
-export interface MigrationRunner {
-  /** Look for work now (after a request started some, so it does not wait for the poll). */
-  wake(): void
-  /** Resolves when no job runs in this process (tests). */
-  settled(): Promise<void>
-  stop(): Promise<void>
-}
+export type MigrationRunner = Omit<ClaimLoop, 'stopped'>
 
 export interface RunnerOptions {
   db: Kysely<DB>
@@ -39,63 +34,27 @@ export function startMigrationRunner(opts: RunnerOptions): MigrationRunner {
   const owner = `${process.pid}-${randomSecret(6)}`
   const leaseMs = opts.config.migrationLeaseSeconds * 1000
   const now = () => opts.clock.now()
-  const running = new Set<Promise<void>>()
-  let stopped = false
-  let looking = false
-  let again = false
-
-  const work = async (): Promise<void> => {
-    if (looking) {
-      again = true
-      return
-    }
-    looking = true
-    try {
-      do {
-        again = false
-        while (!stopped && running.size < opts.config.migrationConcurrency) {
-          const t = now()
-          const m = await claimMigration(opts.db, owner, t, new Date(t.getTime() + leaseMs))
-          if (!m) break
-          const claim = keepClaim(opts.db, m.org_id, m.id, owner, leaseMs, now, () => stopped)
-          const job = { db: opts.db, box: opts.box, config: opts.config, log: opts.log, owner, migration: m, claim, now, single: opts.single }
-          const task = (m.status === 'analyzing' ? runAnalysis(job) : runImport(job))
-            .catch((err) => opts.log.error({ err, migration: m.id }, 'migration job failed unexpectedly'))
-            .finally(async () => {
-              claim.stop()
-              await releaseLease(opts.db, m.org_id, m.id, owner).catch(() => {})
-              running.delete(task)
-              wake()
-            })
-          running.add(task)
-        }
-      } while (again && !stopped)
-    } catch (err) {
-      opts.log.warn({ err }, 'claiming migrations failed; retrying at the next poll')
-    } finally {
-      looking = false
-    }
-  }
-
-  function wake(): void {
-    if (!stopped) void work()
-  }
-
-  const timer = setInterval(wake, RUNNER_POLL_MS)
-  timer.unref()
-  wake()
-
-  return {
-    wake,
-    async settled() {
-      while (running.size > 0 || looking) await Promise.allSettled([...running, new Promise((r) => setTimeout(r, 20))])
-    },
-    async stop() {
-      stopped = true
-      clearInterval(timer)
+  const loop: ClaimLoop = startClaimLoop({
+    concurrency: opts.config.migrationConcurrency,
+    pollMs: RUNNER_POLL_MS,
+    log: opts.log,
+    what: 'migrations',
+    async claimNext() {
+      const t = now()
+      const m = await claimMigration(opts.db, owner, t, new Date(t.getTime() + leaseMs))
+      if (!m) return null
       // Jobs stop at their next page (their gate sees `stopped`) and release their claims, so another
       // process continues at once; a page under way is given time to commit.
-      await Promise.race([Promise.allSettled([...running]), new Promise((r) => setTimeout(r, 10_000))])
+      const claim = keepClaim(opts.db, m.org_id, m.id, owner, leaseMs, now, () => loop.stopped)
+      const job = { db: opts.db, box: opts.box, config: opts.config, log: opts.log, owner, migration: m, claim, now, single: opts.single }
+      return () =>
+        (m.status === 'analyzing' ? runAnalysis(job) : runImport(job))
+          .catch((err) => opts.log.error({ err, migration: m.id }, 'migration job failed unexpectedly'))
+          .finally(async () => {
+            claim.stop()
+            await releaseLease(opts.db, m.org_id, m.id, owner).catch(() => {})
+          })
     },
-  }
+  })
+  return loop
 }

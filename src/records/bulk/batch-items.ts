@@ -68,6 +68,23 @@ export function batchInvalid(errors: FieldError[]): ValidationFailed {
 
 /** `defs`: the organization's custom field definitions of the kind (an upsert item is a create body, so it names the required ones). */
 export function checkItems(kind: RecordKind, operation: BatchOperation, items: readonly unknown[], auth: AuthContext, defs: readonly CustomFieldDefinition[], caseId?: string): CheckedItem[] {
+  const { checked, errors } = checkEachItem(kind, operation, items, auth, defs, caseId)
+  if (errors.length > 0) throw batchInvalid(errors)
+  return checked
+}
+
+/**
+ * The same checks, answering the items that passed and the problems of the others instead of
+ * refusing all of them (a CSV import writes its good rows and reports the rest).
+ */
+export function checkEachItem(
+  kind: RecordKind,
+  operation: BatchOperation,
+  items: readonly unknown[],
+  auth: AuthContext,
+  defs: readonly CustomFieldDefinition[],
+  caseId?: string,
+): { checked: CheckedItem[]; errors: FieldError[] } {
   const validate = validatorFor(kind, operation)
   const rules = rulesFor(kind)
   const errors: FieldError[] = []
@@ -109,6 +126,5 @@ export function checkItems(kind: RecordKind, operation: BatchOperation, items: r
       errors.push(...atIndex(index, err.errors ?? [{ field: '(body)', message: err.message }]))
     }
   })
-  if (errors.length > 0) throw batchInvalid(errors)
-  return checked
+  return { checked, errors }
 }

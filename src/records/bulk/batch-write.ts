@@ -74,7 +74,7 @@ function isSrcIdRace(err: unknown): boolean {
   return e?.code === '23505' && !!e.constraint?.endsWith('src_id_key')
 }
 
-interface Plan {
+export interface Plan {
   creates: CheckedItem[]
   updates: Array<CheckedItem & { id: string }>
   deletes: Array<CheckedItem & { id: string }>
@@ -115,7 +115,7 @@ async function planWrites(trx: Db, auth: AuthContext, kind: RecordKind, operatio
   return plan
 }
 
-interface Written {
+export interface Written {
   /**
    * Index -> the record after the write, parsed once: its event and the answer share the object
    * (neither changes it; recordForCaller copies when it hides a field).
@@ -138,7 +138,8 @@ function groupBySignature<T extends { values: RowValues }>(items: readonly T[], 
   return groups
 }
 
-async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, plan: Plan, now: Date): Promise<Written> {
+/** Writes a plan whose items were all checked and found writable; the caller emits `events`. */
+export async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, plan: Plan, now: Date): Promise<Written> {
   const written: Written = { after: new Map(), created: new Set(), events: new Map() }
   const record = (action: RecordAction, change: RecordChange) => {
     const list = written.events.get(action) ?? []

@@ -28,11 +28,16 @@ export const MATCH_KEYS = {
 export async function recordsByMatchKey(db: Executor, orgId: string, kind: RecordKind, key: MatchKey, keys: readonly string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>()
   if (keys.length === 0) return found
+  // OFFSET 0 keeps the matches a subquery of their own, found through the key's index, then
+  // ordered: flattened, `ORDER BY id LIMIT 1` let the planner walk the primary key in id order and
+  // test every row, a scan per key (a dedupe import on the embedded database fell to 78 rows/s).
   const r = await sql<{ k: string; id: string }>`
     SELECT w.k, d.id FROM ${eachKey(keys, 'text', 'd', (k) => sql`
-      SELECT id FROM ${sql.table(kind.table)}
-      WHERE org_id = ${orgId} AND ${sql.ref(key.field)} IS NOT NULL AND ${sql.raw(key.sqlKey)} = ${k}
-      ORDER BY id`)}`.execute(db)
+      SELECT m.id FROM (
+        SELECT id FROM ${sql.table(kind.table)}
+        WHERE org_id = ${orgId} AND ${sql.ref(key.field)} IS NOT NULL AND ${sql.raw(key.sqlKey)} = ${k}
+        OFFSET 0) AS m
+      ORDER BY m.id`)}`.execute(db)
   for (const row of r.rows) found.set(row.k, row.id)
   return found
 }

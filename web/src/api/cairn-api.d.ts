@@ -149,6 +149,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export accounts as CSV
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         */
+        get: operations["exportAccountsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/activities": {
         parameters: {
             query?: never;
@@ -264,6 +284,26 @@ export interface paths {
          * @description Tombstones (id, deleted_at) of activities deleted in the last 30 days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.
          */
         get: operations["listDeletedActivities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/activities/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export activities as CSV
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         */
+        get: operations["exportActivitiesCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -538,6 +578,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cases/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export cases as CSV
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         */
+        get: operations["exportCasesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contacts": {
         parameters: {
             query?: never;
@@ -681,6 +741,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/contacts/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export contacts as CSV
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         */
+        get: operations["exportContactsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/custom-fields": {
         parameters: {
             query?: never;
@@ -770,6 +850,64 @@ export interface paths {
          * @description text/event-stream: each event as `id: <seq>`, `event: <type>`, `data: <event JSON>`. Reconnect with the Last-Event-ID header (EventSource does) to resume after the last event received.
          */
         get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List imports, newest first */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import a CSV file of one kind of record
+         * @description multipart/form-data with `kind` (e.g. `contacts`), `file` (CSV, UTF-8, header row first), optionally `mapping` (JSON object: column -> field, or null to leave a column out; without it the columns are mapped from the header) and `dedupe_by` (`email`, `domain`, `name` or `src_id`: a row matching a record updates it). Answers 202 with the queued import; poll GET /imports/{id}. docs/imports.md has the rules.
+         */
+        post: operations["startImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an import and its progress */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{id}/issues.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an import's issues as CSV
+         * @description One line per issue, in file order: row (as a spreadsheet numbers it, the header being row 1), column, field, message.
+         */
+        get: operations["exportImportIssues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -968,6 +1106,26 @@ export interface paths {
          * @description Tombstones (id, deleted_at) of leads deleted in the last 30 days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.
          */
         get: operations["listDeletedLeads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leads/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export leads as CSV
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         */
+        get: operations["exportLeadsCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1422,6 +1580,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/opportunities/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export opportunities as CSV
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         */
+        get: operations["exportOpportunitiesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/opportunities/pipeline": {
         parameters: {
             query?: never;
@@ -1557,6 +1735,26 @@ export interface paths {
          * @description Tombstones (id, deleted_at) of products deleted in the last 30 days, newest deletion first; keyset-paged, the cursor being the last id. For sync clients.
          */
         get: operations["listDeletedProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/products/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export products as CSV
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         */
+        get: operations["exportProductsCsv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3510,6 +3708,56 @@ export interface components {
             timestamp: string;
             /** @description Event type, e.g. `opportunity.stage_changed`. */
             type: string;
+        };
+        /** Import */
+        Import: {
+            /** @description Records created. */
+            created: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string|null} */
+            dedupe_by: "email" | "domain" | "name" | "src_id" | null;
+            /** @description Rows not imported: each has at least one issue. */
+            failed: number;
+            file_bytes: number;
+            file_name: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description Issues found (a row may have several). */
+            issue_count: number;
+            /**
+             * @description The kind of records the file holds.
+             * @enum {string}
+             */
+            kind: "accounts" | "contacts" | "opportunities" | "leads" | "products" | "cases" | "activities";
+            /** @description Column -> field used (null: the column was not imported). */
+            mapping: {
+                [key: string]: string | null;
+            };
+            /** @description Rows read so far. */
+            processed: number;
+            /** Format: date-time */
+            started_at: string | null;
+            /**
+             * @description `queued` -> `running` -> `completed` | `completed_with_errors` (some rows are issues) | `failed` (see status_reason).
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "completed_with_errors" | "failed";
+            /** @description Why a failed import failed. */
+            status_reason: string | null;
+            /** @description Data rows in the file (blank rows not counted). */
+            total_rows: number;
+            /** @description Existing records updated (matched by dedupe_by). */
+            updated: number;
+        };
+        /** ImportPage */
+        ImportPage: {
+            data: components["schemas"]["Import"][];
+            has_more: boolean;
+            /** Format: uuid */
+            next_cursor: string | null;
         };
         /** Invitation */
         Invitation: {
@@ -6050,6 +6298,126 @@ export interface operations {
             };
         };
     };
+    exportAccountsCsv: {
+        parameters: {
+            query?: {
+                /** @description Annual revenue: an exact decimal such as 50000 or 1234.50. */
+                "annual_revenue[gt]"?: string;
+                /** @description Annual revenue: an exact decimal such as 50000 or 1234.50. */
+                "annual_revenue[gte]"?: string;
+                /** @description Annual revenue: an exact decimal such as 50000 or 1234.50. */
+                "annual_revenue[lt]"?: string;
+                /** @description Annual revenue: an exact decimal such as 50000 or 1234.50. */
+                "annual_revenue[lte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Domain */
+                domain?: string;
+                /** @description Employees */
+                "employee_count[gt]"?: number;
+                /** @description Employees */
+                "employee_count[gte]"?: number;
+                /** @description Employees */
+                "employee_count[lt]"?: number;
+                /** @description Employees */
+                "employee_count[lte]"?: number;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Industry */
+                industry?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Parent account; id of a account of the same organization */
+                parent_account_id?: string;
+                /** @description Case-insensitive search in name, domain */
+                q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "annual_revenue" | "-annual_revenue";
+                /** @description Type */
+                type?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listActivities: {
         parameters: {
             query?: {
@@ -7040,6 +7408,148 @@ export interface operations {
             };
             /** @description RFC 9457 problem details */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportActivitiesCsv: {
+        parameters: {
+            query?: {
+                /** @description Account; id of a account of the same organization */
+                account_id?: string;
+                /** @description Case; id of a case of the same organization */
+                case_id?: string;
+                /** @description Contact; id of a contact of the same organization */
+                contact_id?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Due date: YYYY-MM-DD. */
+                "due_date[gt]"?: string;
+                /** @description Due date: YYYY-MM-DD. */
+                "due_date[gte]"?: string;
+                /** @description Due date: YYYY-MM-DD. */
+                "due_date[lt]"?: string;
+                /** @description Due date: YYYY-MM-DD. */
+                "due_date[lte]"?: string;
+                /** @description Ends at: RFC 3339. */
+                "end_at[gt]"?: string;
+                /** @description Ends at: RFC 3339. */
+                "end_at[gte]"?: string;
+                /** @description Ends at: RFC 3339. */
+                "end_at[lt]"?: string;
+                /** @description Ends at: RFC 3339. */
+                "end_at[lte]"?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Kind */
+                kind?: "task" | "event" | "call" | "email" | "note";
+                /** @description Kind is one of these, 1-50 comma-separated values of: task, event, call, email, note. */
+                "kind[in]"?: string;
+                /** @description Lead; id of a lead of the same organization */
+                lead_id?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+                /** @description Opportunity; id of a opportunity of the same organization */
+                opportunity_id?: string;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Priority */
+                priority?: "low" | "normal" | "high";
+                /** @description Priority is one of these, 1-50 comma-separated values of: low, normal, high. */
+                "priority[in]"?: string;
+                /** @description Case-insensitive search in subject */
+                q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "subject" | "-subject" | "status" | "-status" | "priority" | "-priority" | "due_date" | "-due_date" | "start_at" | "-start_at";
+                /** @description Starts at: RFC 3339. */
+                "start_at[gt]"?: string;
+                /** @description Starts at: RFC 3339. */
+                "start_at[gte]"?: string;
+                /** @description Starts at: RFC 3339. */
+                "start_at[lt]"?: string;
+                /** @description Starts at: RFC 3339. */
+                "start_at[lte]"?: string;
+                /** @description Status */
+                status?: "open" | "in_progress" | "completed" | "cancelled";
+                /** @description Status is one of these, 1-50 comma-separated values of: open, in_progress, completed, cancelled. */
+                "status[in]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9068,6 +9578,146 @@ export interface operations {
             };
         };
     };
+    exportCasesCsv: {
+        parameters: {
+            query?: {
+                /** @description Account; id of a account of the same organization */
+                account_id?: string;
+                /** @description Case number; read-only */
+                case_number?: number;
+                /** @description Case number */
+                "case_number[gt]"?: number;
+                /** @description Case number */
+                "case_number[gte]"?: number;
+                /** @description Case number */
+                "case_number[lt]"?: number;
+                /** @description Case number */
+                "case_number[lte]"?: number;
+                /** @description Closed at: RFC 3339. */
+                "closed_at[gt]"?: string;
+                /** @description Closed at: RFC 3339. */
+                "closed_at[gte]"?: string;
+                /** @description Closed at: RFC 3339. */
+                "closed_at[lt]"?: string;
+                /** @description Closed at: RFC 3339. */
+                "closed_at[lte]"?: string;
+                /** @description Contact; id of a contact of the same organization */
+                contact_id?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Escalated at: RFC 3339. */
+                "escalated_at[gt]"?: string;
+                /** @description Escalated at: RFC 3339. */
+                "escalated_at[gte]"?: string;
+                /** @description Escalated at: RFC 3339. */
+                "escalated_at[lt]"?: string;
+                /** @description Escalated at: RFC 3339. */
+                "escalated_at[lte]"?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Escalated; read-only */
+                is_escalated?: boolean;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+                /** @description Origin */
+                origin?: string;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Priority */
+                priority?: "low" | "medium" | "high" | "critical";
+                /** @description Priority is one of these, 1-50 comma-separated values of: low, medium, high, critical. */
+                "priority[in]"?: string;
+                /** @description Case-insensitive search in subject */
+                q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "case_number" | "-case_number" | "subject" | "-subject" | "status" | "-status" | "priority" | "-priority";
+                /** @description Status */
+                status?: "new" | "working" | "escalated" | "on_hold" | "closed";
+                /** @description Status is one of these, 1-50 comma-separated values of: new, working, escalated, on_hold, closed. */
+                "status[in]"?: string;
+                /** @description Type */
+                type?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listContacts: {
         parameters: {
             query?: {
@@ -10080,6 +10730,106 @@ export interface operations {
             };
         };
     };
+    exportContactsCsv: {
+        parameters: {
+            query?: {
+                /** @description Account; id of a account of the same organization */
+                account_id?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Email */
+                email?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Case-insensitive search in first_name, last_name, email */
+                q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name";
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listCustomFields: {
         parameters: {
             query?: {
@@ -10746,6 +11496,387 @@ export interface operations {
             };
             /** @description RFC 9457 problem details */
             410: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportPage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    startImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @enum {string} */
+                    dedupe_by?: "email" | "domain" | "name" | "src_id";
+                    /**
+                     * Format: binary
+                     * @description The CSV file.
+                     */
+                    file: string;
+                    /** @enum {string} */
+                    kind: "accounts" | "contacts" | "opportunities" | "leads" | "products" | "cases" | "activities";
+                    /** @description JSON object: column name -> field name (or null). */
+                    mapping?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            413: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            415: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportImportIssues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -12185,6 +13316,118 @@ export interface operations {
             };
             /** @description RFC 9457 problem details */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportLeadsCsv: {
+        parameters: {
+            query?: {
+                /** @description Converted at: RFC 3339. */
+                "converted_at[gt]"?: string;
+                /** @description Converted at: RFC 3339. */
+                "converted_at[gte]"?: string;
+                /** @description Converted at: RFC 3339. */
+                "converted_at[lt]"?: string;
+                /** @description Converted at: RFC 3339. */
+                "converted_at[lte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Email */
+                email?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Case-insensitive search in first_name, last_name, company, email */
+                q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name" | "company" | "-company" | "status" | "-status";
+                /** @description Source */
+                source?: string;
+                /** @description Status */
+                status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
+                /** @description Status is one of these, 1-50 comma-separated values of: new, working, nurturing, qualified, unqualified, converted. */
+                "status[in]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -14729,6 +15972,134 @@ export interface operations {
             };
         };
     };
+    exportOpportunitiesCsv: {
+        parameters: {
+            query?: {
+                /** @description Account; id of a account of the same organization */
+                account_id?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[gt]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[gte]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[lt]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[lte]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[gt]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[gte]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[lt]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[lte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Probability (%) */
+                "probability[gt]"?: number;
+                /** @description Probability (%) */
+                "probability[gte]"?: number;
+                /** @description Probability (%) */
+                "probability[lt]"?: number;
+                /** @description Probability (%) */
+                "probability[lte]"?: number;
+                /** @description Case-insensitive search in name */
+                q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "stage" | "-stage" | "amount" | "-amount" | "close_date" | "-close_date";
+                /** @description Stage */
+                stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
+                /** @description Stage is one of these, 1-50 comma-separated values of: prospecting, qualification, needs_analysis, proposal, negotiation, closed_won, closed_lost. */
+                "stage[in]"?: string;
+                /** @description Type */
+                type?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getPipeline: {
         parameters: {
             query?: never;
@@ -15703,6 +17074,114 @@ export interface operations {
             };
             /** @description RFC 9457 problem details */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportProductsCsv: {
+        parameters: {
+            query?: {
+                /** @description Product code */
+                code?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Family */
+                family?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Active */
+                is_active?: boolean;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+                /** @description Case-insensitive search in name, code */
+                q?: string;
+                /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "unit_price" | "-unit_price";
+                /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
+                "unit_price[gt]"?: string;
+                /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
+                "unit_price[gte]"?: string;
+                /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
+                "unit_price[lt]"?: string;
+                /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
+                "unit_price[lte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

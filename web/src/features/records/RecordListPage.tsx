@@ -16,6 +16,7 @@ import { filterParams, isNarrowed, sortableNames } from '../lists/listUrlState.t
 import { RangeFilters } from '../lists/RangeFilters.tsx'
 import { useListView } from '../lists/useListView.ts'
 import { useRecordPage } from '../lists/useRecordPage.ts'
+import { ImportExportActions } from '../imports/ImportExportActions.tsx'
 import { ActiveFilterChips } from './ActiveFilterChips.tsx'
 import { ListFilters } from './ListFilters.tsx'
 import { RecordTable, RecordTableSkeleton } from './RecordTable.tsx'
@@ -69,7 +70,12 @@ function RecordList({ kindPath }: { kindPath: string }) {
             </Badge>
           ) : null
         }
-        actions={newButton}
+        actions={
+          <>
+            <ImportExportActions kind={kind} />
+            {newButton}
+          </>
+        }
       />
       <ListFilters kind={kind} q={view.q} filters={view.filters} onSearch={controls.setQuery} onFilter={controls.setParam}>
         <RangeFilters kind={kind} ranges={view.ranges} hidden={hidden} onApply={controls.setParams} />

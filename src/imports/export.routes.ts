@@ -1,0 +1,155 @@
+/**
+ * `GET /api/v1/{kind}/export.csv`: a list as a CSV file, every page of it. The query is the list's
+ * (same schema, same 400s, same scope rules: listRecords through the records door), read page after
+ * page along the list's keyset and streamed as each page arrives: a page is read only when the
+ * client has taken the previous one (Readable.from pulls), so memory stays one page whatever the
+ * export's size. Columns are the fields the caller may read (docs/imports.md, "Exports").
+ */
+import { Readable } from 'node:stream'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { requireScopes } from '../http/auth.ts'
+import { problemSchema } from '../http/schemas.ts'
+import type { TypedRoutes } from '../http/type-provider.ts'
+import {
+  erpFieldsAmong,
+  fieldsUsed,
+  hiddenFields,
+  listCustomFieldDefinitions,
+  listOptionsFrom,
+  listQuerySchema,
+  listRecords,
+  readScopes,
+  recordKinds,
+  type ListOptions,
+  type RecordKind,
+} from '../records/index.ts'
+import type { AuthContext } from '../shared/auth-context.ts'
+import { csvCell, csvLine } from '../shared/csv-cell.ts'
+import type { Kysely } from 'kysely'
+import type { DB } from '../db/database.ts'
+
+/** Records read per page when the query gives no `limit`. */
+const EXPORT_PAGE = 200
+/** Excel reads a UTF-8 file as UTF-8 only when it starts with the byte-order mark. */
+const BOM = '\uFEFF'
+
+interface ExportColumn {
+  name: string
+  numeric: boolean
+  /** The value of a row in this column. */
+  value: (row: Record<string, unknown>) => unknown
+}
+
+const field = (name: string, numeric = false): ExportColumn => ({ name, numeric, value: (row) => row[name] })
+
+/**
+ * The columns of a kind's export for this caller: fields hidden from it (ERP amounts) are left out;
+ * each custom field the organization defined for the kind is a column `custom_fields.<name>`
+ * (docs/custom-fields.md), and `custom_fields` holds, as JSON, only the keys no definition names
+ * (values kept from imports).
+ */
+export function exportColumns(kind: RecordKind, auth: AuthContext, defined: readonly { name: string; type: string }[] = []): ExportColumn[] {
+  const hidden = new Set(hiddenFields(kind, auth))
+  const names = new Set(defined.map((d) => d.name))
+  const custom = (row: Record<string, unknown>) => (row.custom_fields ?? {}) as Record<string, unknown>
+  return [
+    field('id'),
+    ...kind.fields.filter((f) => !hidden.has(f.name)).map((f) => field(f.name, f.type === 'decimal' || f.type === 'integer')),
+    field('src_id'),
+    ...defined.map((d) => ({ name: `custom_fields.${d.name}`, numeric: d.type === 'number', value: (row: Record<string, unknown>) => custom(row)[d.name] })),
+    {
+      name: 'custom_fields',
+      numeric: false,
+      value: (row) => {
+        const rest = Object.entries(custom(row)).filter(([key]) => !names.has(key))
+        return rest.length === 0 ? null : Object.fromEntries(rest)
+      },
+    },
+    field('created_at'),
+    field('updated_at'),
+  ]
+}
+
+interface Page {
+  data: Record<string, unknown>[]
+  next_cursor: string | null
+}
+
+async function readPage(db: Kysely<DB>, auth: AuthContext, kind: RecordKind, opts: ListOptions): Promise<Page> {
+  return JSON.parse((await listRecords(db, auth, kind, opts)).json) as Page
+}
+
+function pageCsv(columns: readonly ExportColumn[], rows: readonly Record<string, unknown>[]): string {
+  let out = ''
+  for (const row of rows) out += csvLine(columns.map((c) => csvCell(c.value(row), c.numeric)))
+  return out
+}
+
+/** The file, from its first page (already read, so a bad query answered a problem before any byte). */
+async function* exportLines(db: Kysely<DB>, auth: AuthContext, kind: RecordKind, opts: ListOptions, first: Page): AsyncGenerator<string> {
+  const columns = exportColumns(kind, auth, await listCustomFieldDefinitions(db, auth.orgId, kind.name))
+  yield BOM + csvLine(columns.map((c) => csvCell(c.name)))
+  let page = first
+  for (;;) {
+    if (page.data.length > 0) yield pageCsv(columns, page.data)
+    if (!page.next_cursor) return
+    page = await readPage(db, auth, kind, { ...opts, cursor: page.next_cursor })
+  }
+}
+
+/**
+ * The export of a list query (already validated) as a byte stream. The first page is read here, so
+ * a query the list refuses (a cursor it cannot place, a field the caller may not sort by) throws its
+ * problem before any byte is sent; later pages are read as the stream is drained.
+ */
+export async function openExport(db: Kysely<DB>, auth: AuthContext, kind: RecordKind, query: Record<string, unknown>): Promise<Readable> {
+  const opts = { ...listOptionsFrom(kind, query), limit: (query.limit as number | undefined) ?? EXPORT_PAGE }
+  const first = await readPage(db, auth, kind, opts)
+  return Readable.from(exportLines(db, auth, kind, opts, first), { objectMode: false })
+}
+
+/** Sorting or filtering by an ERP field needs erp:read, with the step-up challenge (as the list). */
+function erpStepUp(kind: RecordKind) {
+  const askErp = requireScopes('erp:read')
+  return async (request: FastifyRequest, reply: Parameters<typeof askErp>[1]): Promise<void> => {
+    const used = fieldsUsed(listOptionsFrom(kind, request.query as Record<string, unknown>))
+    if (erpFieldsAmong(kind, used).length > 0) await askErp(request, reply)
+  }
+}
+
+function registerExport(fastify: FastifyInstance, kind: RecordKind): void {
+  const app = fastify.withTypeProvider<TypedRoutes>()
+  app.get(
+    `/${kind.path}/export.csv`,
+    {
+      schema: {
+        operationId: `export${kind.labelPlural.replace(/\s/g, '')}Csv`,
+        tags: [kind.labelPlural],
+        summary: `Export ${kind.labelPlural.toLowerCase()} as CSV`,
+        description:
+          'Every record of the list with these parameters (the list\'s filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), ' +
+          'as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. ' +
+          'Cells that a spreadsheet would run as a formula start with a `\'` (docs/imports.md).',
+        querystring: listQuerySchema(kind),
+        response: { 200: { description: 'The CSV file.', content: { 'text/csv': { schema: { type: 'string' } } } }, 400: problemSchema, 401: problemSchema, 403: problemSchema },
+      },
+      onRequest: requireScopes(...readScopes(kind)),
+      preHandler: erpStepUp(kind),
+    },
+    async (request, reply) => {
+      const stream = await openExport(app.db, request.auth!, kind, request.query as Record<string, unknown>)
+      // A failure after the first byte cannot become a problem: the connection is cut, so the client
+      // sees a truncated download, never a file that looks complete.
+      stream.on('error', (err) => request.log.error({ err, kind: kind.name }, 'CSV export stopped'))
+      const day = new Date().toISOString().slice(0, 10)
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${kind.path}-${day}.csv"`)
+        .send(stream)
+    },
+  )
+}
+
+export async function exportRoutes(app: FastifyInstance): Promise<void> {
+  for (const kind of recordKinds) if (kind.name !== 'case_comment') registerExport(app, kind)
+}
