@@ -201,7 +201,13 @@ async function deliveryThroughput(env: Record<string, string>, headers: Record<s
 
 /** Latency at a steady rate (open loop: requests go out on schedule, whatever the answers). */
 async function steadyLatency(env: Record<string, string>, headers: Record<string, string>, receiver: Receiver) {
-  const service = await startServiceProcess(env, 3713)
+  // STEADY_WORKER=1: the API process only serves requests and one `npm run worker` delivers, as an
+  // operator would split a busy deployment (README, Webhooks).
+  const split = process.env.STEADY_WORKER === '1'
+  const service = await startServiceProcess(split ? { ...env, SERVICE_ROLE: 'web' } : env, 3713)
+  const worker = split
+    ? spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, path.join(ROOT, 'src/worker.ts')], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'inherit' })
+    : null
   service.child.stdout!.pipe(fs.createWriteStream(path.join(os.tmpdir(), 'cairn-bench-webhooks-latency.log')))
   receiver.reset()
   const total = STEADY_RATE * STEADY_SECONDS
@@ -223,8 +229,12 @@ async function steadyLatency(env: Record<string, string>, headers: Record<string
   })
   await Promise.all(inflight)
   await until(() => receiver.count >= total, 60_000, 'the steady-rate deliveries')
-  console.log(`\n3. Commit-to-receipt latency at ${STEADY_RATE} changes/s for ${STEADY_SECONDS} s (${fmt(receiver.latencies.length)} deliveries, one process writing and delivering)`)
+  console.log(
+    `\n3. Commit-to-receipt latency at ${STEADY_RATE} changes/s for ${STEADY_SECONDS} s (${fmt(receiver.latencies.length)} deliveries, ${split ? 'an API process writing, a worker process delivering' : 'one process writing and delivering'})`,
+  )
   console.log(`   p50 ${fmt(percentile(receiver.latencies, 50))} ms   p99 ${fmt(percentile(receiver.latencies, 99))} ms   max ${fmt(Math.max(...receiver.latencies))} ms`)
+  worker?.kill('SIGTERM')
+  if (worker) await new Promise((r) => worker.once('exit', r))
   await service.stop()
 }
 
