@@ -157,6 +157,10 @@ describe.each(await targets())('record search on %s', (target) => {
         expect(defs.some((d) => d.includes(`USING gin (org_id, ${f.name} gin_trgm_ops)`)), `${kind.table}.${f.name} trigram`).toBe(true)
       }
     }
+    // Migration 0020: each trigram GIN merges its pending list at 64 MB, not 4 MB (cheaper bulk writes).
+    const options = await sql<{ relname: string; reloptions: string[] | null }>`SELECT relname, reloptions FROM pg_class WHERE relname LIKE '%\_trgm\_idx'`.execute(h.app.db)
+    expect(options.rows.length).toBeGreaterThanOrEqual(14)
+    for (const r of options.rows) expect(r.reloptions ?? [], r.relname).toContain('gin_pending_list_limit=65536')
   })
 })
 
