@@ -6,6 +6,9 @@ import { cursorSchema, limitSchema, pageSchemaOf, UUID_TEXT, uuidSchema } from '
 import type { FieldDef, RecordKind } from './record-kind.ts'
 import { listParamSchemas } from './list-params.ts'
 import { customFilterParamSchemas } from './custom-fields/custom-filters.ts'
+import { MAX_IDS_FILTER } from './list-limits.ts'
+
+export { MAX_IDS_FILTER }
 
 type Schema = Record<string, unknown>
 
@@ -148,7 +151,6 @@ export function writtenRecordSchema(kind: RecordKind): Schema {
 }
 
 /** At most this many ids in one `ids` filter (a page of references in the app is at most 100). */
-export const MAX_IDS_FILTER = 100
 /** `ids=<uuid>,<uuid>,...`: one query string value, so it fits any client's URL building. */
 export const idsFilterSchema: Schema = {
   type: 'string',
