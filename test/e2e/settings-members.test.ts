@@ -224,7 +224,9 @@ describe('Settings -> Members in the browser', () => {
       await mailing.close()
       await smtp.close()
     }
-  })
+    // It starts a service of its own (a new embedded database, migrated): under a full suite on two
+    // cores that alone took most of the default minute.
+  }, 180_000)
 
   it('saw no 5xx and no page errors', () => {
     expect(serverErrors).toEqual([])
