@@ -1,5 +1,5 @@
 /**
- * SQL of CSV imports (migration 0014): the import row with its progress and its runner's leased
+ * SQL of CSV imports (migration 0021): the import row with its progress and its runner's leased
  * claim, the uploaded file's pieces, and the per-row issues. Every function takes the executor and
  * the organization first, except the claim and the clean-up, which look across organizations.
  */

@@ -4,7 +4,7 @@
  * "first last" or email; a case or activity by subject). Members (`owner_id`) by id or email. A
  * name that fits several records is answered as ambiguous, never as one picked at random. One index
  * probe per key where an index exists (the names of accounts, migration 0005, and of opportunities
- * and products, migration 0014; emails); the other names are one scan of the kind's records.
+ * and products, migration 0021; emails); the other names are one scan of the kind's records.
  */
 import { sql, type RawBuilder } from 'kysely'
 import { eachKey } from '../../db/each-key.ts'
@@ -71,7 +71,7 @@ function asMatch(c: Counted | undefined, via: 'name' | 'email'): ReferenceMatch 
   return c.n > 1 ? { ambiguous: via } : { id: c.id, via }
 }
 
-/** Kinds whose name has an index of its normal form (migrations 0005 and 0014). */
+/** Kinds whose name has an index of its normal form (migrations 0005 and 0021). */
 function indexedName(kind: RecordKind): boolean {
   return kind.titleFields.length === 1 && kind.titleFields[0] === 'name'
 }
