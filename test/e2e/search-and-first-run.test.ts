@@ -30,6 +30,11 @@ describe.each(await targets())('search palette and first run in the browser on %
     await shot(page, 'overview-first-run')
     await welcome.getByRole('link', { name: 'Import contacts' }).click()
     await page.waitForURL(`${svc.url}/app/contacts?import=1`)
+    // The link opens the contacts list with its import dialog open.
+    const dialog = page.getByRole('dialog', { name: 'Import contacts' })
+    await dialog.waitFor()
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden' })
     await page.getByRole('heading', { name: 'Contacts', level: 2 }).waitFor()
     await page.goBack()
     await page.getByRole('region', { name: 'Welcome to Cairn' }).getByRole('link', { name: 'Start a migration' }).click()
