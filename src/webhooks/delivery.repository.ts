@@ -57,13 +57,13 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Da
 // a condition on the candidate delivery `d`.
 const claimCtes = (now: Date, leaseUntil: Date, limit: number, exclude: ReturnType<typeof sql>) => sql`
   due AS (
-    SELECT d.ctid, d.org_id, d.id, w.url, w.secret_sealed, w.status AS webhook_status, w.failing_since, w.filter, w.payload,
-           CASE WHEN w.payload = 'thin' THEN (SELECT ev.seq FROM events ev WHERE ev.org_id = d.org_id AND ev.id = d.event_id) END AS event_seq
+    SELECT d.ctid, d.org_id, d.id, w.url, w.secret_sealed, w.status AS webhook_status, w.failing_since, w.filter, w.payload, ev.seq AS event_seq
     FROM webhooks w JOIN webhook_deliveries d ON d.org_id = w.org_id AND d.webhook_id = w.id
+    -- The event's seq, looked up once and for thin endpoints only.
+    LEFT JOIN LATERAL (SELECT e.seq FROM events e WHERE w.payload = 'thin' AND e.org_id = d.org_id AND e.id = d.event_id) ev ON true
     WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} ${exclude}
       -- A thin body carries the event's seq: it waits for the sequencer (moments after the commit).
-      AND (w.payload = 'full' OR d.event_type = 'webhook.test'
-           OR EXISTS (SELECT 1 FROM events ev WHERE ev.org_id = d.org_id AND ev.id = d.event_id AND ev.seq IS NOT NULL))
+      AND (w.payload = 'full' OR d.event_type = 'webhook.test' OR ev.seq IS NOT NULL)
       AND (d.record_id IS NULL OR NOT EXISTS (
         SELECT 1 FROM webhook_deliveries e
         WHERE e.org_id = d.org_id AND e.webhook_id = d.webhook_id AND e.record_id = d.record_id AND e.status = 'pending'

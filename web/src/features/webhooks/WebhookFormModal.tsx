@@ -43,6 +43,21 @@ function SecretReveal({ saved, onDone }: { saved: SavedWebhook; onDone: () => vo
   )
 }
 
+/** One of a few ways to deliver, with a line saying what the chosen one means. */
+function DeliveryChoice<T extends string>({ label, value, onChange, options }: { label: string; value: T; onChange: (v: T) => void; options: { value: T; label: string; help: string }[] }) {
+  return (
+    <Stack gap={6}>
+      <Text size="sm" fw={500}>
+        {label}
+      </Text>
+      <SegmentedControl value={value} onChange={(v) => onChange(v as T)} data={options.map(({ value, label }) => ({ value, label }))} aria-label={label} />
+      <Text size="xs" c="dimmed">
+        {options.find((o) => o.value === value)?.help}
+      </Text>
+    </Stack>
+  )
+}
+
 function WebhookForm({ webhook, onSaved, onCancel }: { webhook?: Webhook; onSaved: (w: SavedWebhook) => void; onCancel: () => void }) {
   const create = useCreateWebhook()
   const update = useUpdateWebhook(webhook?.id ?? '')
@@ -115,44 +130,32 @@ function WebhookForm({ webhook, onSaved, onCancel }: { webhook?: Webhook; onSave
             </Text>
           )}
         </Stack>
-        <Stack gap={6}>
-          <Text size="sm" fw={500}>
-            Delivery order
-          </Text>
-          <SegmentedControl
-            value={ordering}
-            onChange={(v) => setOrdering(v as Ordering)}
-            data={[
-              { value: 'none', label: 'Fastest (any order)' },
-              { value: 'per_record', label: 'In order per record' },
-            ]}
-            aria-label="Delivery order"
-          />
-          <Text size="xs" c="dimmed">
-            {ordering === 'per_record'
-              ? 'Each record’s events arrive one at a time in the order they happened; the next waits until the previous one succeeded or was given up (a failing event holds up only its own record).'
-              : 'Events are sent in parallel as soon as they happen; use each event’s timestamp to order them.'}
-          </Text>
-        </Stack>
-        <Stack gap={6}>
-          <Text size="sm" fw={500}>
-            Payload
-          </Text>
-          <SegmentedControl
-            value={payload}
-            onChange={(v) => setPayload(v as Payload)}
-            data={[
-              { value: 'full', label: 'Whole event' },
-              { value: 'thin', label: 'Thin (reference only)' },
-            ]}
-            aria-label="Payload"
-          />
-          <Text size="xs" c="dimmed">
-            {payload === 'thin'
-              ? 'Each delivery is {id, seq, type, timestamp, object_id}: read the record from the API when it arrives, so nothing sensitive travels in the webhook.'
-              : 'Each delivery carries the record as it is after the change, and the old values of what changed.'}
-          </Text>
-        </Stack>
+        <DeliveryChoice
+          label="Delivery order"
+          value={ordering}
+          onChange={setOrdering}
+          options={[
+            { value: 'none', label: 'Fastest (any order)', help: 'Events are sent in parallel as soon as they happen; use each event’s timestamp to order them.' },
+            {
+              value: 'per_record',
+              label: 'In order per record',
+              help: 'Each record’s events arrive one at a time in the order they happened; the next waits until the previous one succeeded or was given up (a failing event holds up only its own record).',
+            },
+          ]}
+        />
+        <DeliveryChoice
+          label="Payload"
+          value={payload}
+          onChange={setPayload}
+          options={[
+            { value: 'full', label: 'Whole event', help: 'Each delivery carries the record as it is after the change, and the old values of what changed.' },
+            {
+              value: 'thin',
+              label: 'Thin (reference only)',
+              help: 'Each delivery is {id, seq, type, timestamp, object_id}: read the record from the API when it arrives, so nothing sensitive travels in the webhook.',
+            },
+          ]}
+        />
         <FilterEditor
           value={filter}
           onChange={(v) => {
