@@ -11,28 +11,35 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import type { Browser } from 'playwright-core'
 import { addUserToOrganization, createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
-import { startSmtpReceiver } from '../members/smtp-receiver.ts'
+import { startSmtpReceiver, type SmtpReceiver } from '../members/smtp-receiver.ts'
 import { ensureWebBuild, launchChromium, pagesOf, shot, signIn, startE2eService, type E2eService } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
 describe('Settings -> Members in the browser', () => {
   let svc: E2eService
+  /** A second service that emails invitations through `smtp`: started with the first, in parallel. */
+  let mailing: E2eService
+  let smtp: SmtpReceiver
   let browser: Browser
   let orgId: string
   const { newPage, serverErrors, pageErrors } = pagesOf(() => browser)
 
   beforeAll(async () => {
     ensureWebBuild()
-    ;[svc, browser] = await Promise.all([startE2eService('pglite'), launchChromium()])
+    smtp = await startSmtpReceiver()
+    ;[svc, mailing, browser] = await Promise.all([startE2eService('pglite'), startE2eService('pglite', { SMTP_URL: smtp.url }), launchChromium()])
     const db = svc.service.app!.db
     ;({ orgId } = await createOrganizationWithAdmin(db, { name: 'Acme Outfitters', adminEmail: 'ada@acme.test', adminPassword: PASSWORD, adminName: 'Ada Admin' }))
     await addUserToOrganization(db, orgId, { email: 'max@acme.test', password: PASSWORD, role: 'member', name: 'Max Member' })
-  })
+    // Each service migrates a new embedded database: under a full suite on two cores that alone has
+    // taken most of a minute.
+  }, 180_000)
   afterAll(async () => {
     await browser?.close()
-    await svc?.close()
-  })
+    await Promise.all([svc?.close(), mailing?.close()])
+    await smtp?.close()
+  }, 60_000)
 
   it('lets an administrator invite, change roles and remove; the invited person joins from the link', async () => {
     const page = await newPage()
@@ -190,43 +197,34 @@ describe('Settings -> Members in the browser', () => {
   })
 
   it('emails the invitation when SMTP is set up, and says so when the email fails', async () => {
-    const smtp = await startSmtpReceiver()
-    const mailing = await startE2eService('pglite', { SMTP_URL: smtp.url })
-    try {
-      await createOrganizationWithAdmin(mailing.service.app!.db, { name: 'Mailing Co', adminEmail: 'ada@mailing.test', adminPassword: PASSWORD, adminName: 'Ada Admin' })
-      const page = await newPage()
-      await signIn(page, mailing.url, 'ada@mailing.test', PASSWORD)
-      await page.goto(`${mailing.url}/app/settings/members`)
-      const dialog = page.getByRole('dialog')
-      const arriving = smtp.next()
-      await page.getByRole('button', { name: 'Invite people' }).first().click()
-      await dialog.getByLabel('Email', { exact: true }).fill('ola@mailing.test')
-      await dialog.getByRole('button', { name: 'Send invitation' }).click()
-      await dialog.getByText('Invitation emailed to ola@mailing.test').waitFor()
-      const link = (await dialog.getByLabel('Invitation link', { exact: true }).textContent())!.trim()
-      expect((await arriving).text).toContain(link)
-      await shot(page, 'settings-members-invite-emailed')
-      await dialog.getByRole('button', { name: 'Done' }).click()
+    await createOrganizationWithAdmin(mailing.service.app!.db, { name: 'Mailing Co', adminEmail: 'ada@mailing.test', adminPassword: PASSWORD, adminName: 'Ada Admin' })
+    const page = await newPage()
+    await signIn(page, mailing.url, 'ada@mailing.test', PASSWORD)
+    await page.goto(`${mailing.url}/app/settings/members`)
+    const dialog = page.getByRole('dialog')
+    const arriving = smtp.next()
+    await page.getByRole('button', { name: 'Invite people' }).first().click()
+    await dialog.getByLabel('Email', { exact: true }).fill('ola@mailing.test')
+    await dialog.getByRole('button', { name: 'Send invitation' }).click()
+    await dialog.getByText('Invitation emailed to ola@mailing.test').waitFor()
+    const link = (await dialog.getByLabel('Invitation link', { exact: true }).textContent())!.trim()
+    expect((await arriving).text).toContain(link)
+    await shot(page, 'settings-members-invite-emailed')
+    await dialog.getByRole('button', { name: 'Done' }).click()
 
-      await page.getByRole('button', { name: 'Invite people' }).first().click()
-      await dialog.getByLabel('Email', { exact: true }).fill('bounce@mailing.test')
-      await dialog.getByRole('button', { name: 'Send invitation' }).click()
-      await dialog.getByText('The email could not be sent').waitFor()
-      await dialog.getByText('550', { exact: false }).waitFor()
-      await shot(page, 'settings-members-invite-email-failed')
-      await dialog.getByRole('button', { name: 'Done' }).click()
-      const invitations = page.getByRole('table', { name: 'Pending invitations' })
-      await invitations.getByText('Emailed', { exact: true }).waitFor()
-      await invitations.getByText('Email failed', { exact: true }).waitFor()
-      await shot(page, 'settings-members-deliveries')
-      await page.close()
-    } finally {
-      await mailing.close()
-      await smtp.close()
-    }
-    // It starts a service of its own (a new embedded database, migrated): under a full suite on two
-    // cores that alone took most of the default minute.
-  }, 180_000)
+    await page.getByRole('button', { name: 'Invite people' }).first().click()
+    await dialog.getByLabel('Email', { exact: true }).fill('bounce@mailing.test')
+    await dialog.getByRole('button', { name: 'Send invitation' }).click()
+    await dialog.getByText('The email could not be sent').waitFor()
+    await dialog.getByText('550', { exact: false }).waitFor()
+    await shot(page, 'settings-members-invite-email-failed')
+    await dialog.getByRole('button', { name: 'Done' }).click()
+    const invitations = page.getByRole('table', { name: 'Pending invitations' })
+    await invitations.getByText('Emailed', { exact: true }).waitFor()
+    await invitations.getByText('Email failed', { exact: true }).waitFor()
+    await shot(page, 'settings-members-deliveries')
+    await page.close()
+  }, 60_000)
 
   it('saw no 5xx and no page errors', () => {
     expect(serverErrors).toEqual([])

@@ -12,8 +12,8 @@ export const SMTP_PASSWORD = 'smtp secret'
 export interface SmtpReceiver {
   url: string
   received: ParsedMail[]
-  /** Resolves with the next message received. */
-  next(): Promise<ParsedMail>
+  /** Resolves with the next message received; rejects when none arrives within `timeoutMs`. */
+  next(timeoutMs?: number): Promise<ParsedMail>
   close(): Promise<void>
 }
 
@@ -25,6 +25,9 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
     logger: false,
+    // close() waits this long for clients to say QUIT, then drops them (the default is 30 s, which
+    // a client that keeps its connection open would add to every test's clean-up).
+    closeTimeout: 1_000,
     onAuth(auth, _session, callback) {
       if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) callback(null, { user: auth.username })
       else callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }))
@@ -48,7 +51,18 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   return {
     url: `smtp://${SMTP_USER}:${encodeURIComponent(SMTP_PASSWORD)}@127.0.0.1:${port}`,
     received,
-    next: () => new Promise((resolve) => waiting.push(resolve)),
+    next: (timeoutMs = 30_000) =>
+      new Promise((resolve, reject) => {
+        const deliver = (mail: ParsedMail) => {
+          clearTimeout(timer)
+          resolve(mail)
+        }
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(deliver), 1)
+          reject(new Error(`no email reached the test SMTP server within ${timeoutMs} ms`))
+        }, timeoutMs)
+        waiting.push(deliver)
+      }),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }

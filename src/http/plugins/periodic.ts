@@ -7,14 +7,17 @@ import type { FastifyInstance } from 'fastify'
 
 export function runPeriodically(app: FastifyInstance, firstAfterMs: number, everyMs: number, run: () => Promise<void>): void {
   let timer: NodeJS.Timeout | null = null
+  let closed = false
   app.addHook('onReady', async () => {
     timer = setTimeout(function tick() {
       void run().finally(() => {
-        timer = setTimeout(tick, everyMs).unref()
+        // A run still in flight when the app closed must not schedule another against a closed database.
+        if (!closed) timer = setTimeout(tick, everyMs).unref()
       })
     }, firstAfterMs).unref()
   })
   app.addHook('onClose', async () => {
+    closed = true
     if (timer) clearTimeout(timer)
   })
 }
