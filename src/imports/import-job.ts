@@ -11,10 +11,12 @@ import type { DB } from '../db/database.ts'
 import {
   changesCommitted,
   knownSourceIds,
+  listCustomFieldDefinitions,
   MATCH_KEYS,
   recordsByMatchKey,
   resolveReferences,
   writeRowsReportingProblems,
+  type CustomFieldDefinition,
   type FieldDef,
   type RecordKind,
   type ReferenceMatch,
@@ -23,7 +25,7 @@ import {
 import type { AuthContext, Scope } from '../shared/auth-context.ts'
 import { cellValue } from './cell-values.ts'
 import { csvRows, type CsvRow } from './csv-reading.ts'
-import { importableFields } from './header-mapping.ts'
+import { customFieldOfTarget, importableFields } from './header-mapping.ts'
 import { kindOfImport, type DedupeKey } from './import-request.ts'
 import { addProgress, finishImport, insertIssues, markRunning, readChunk, type ImportIssue, type ImportRow } from './import.repository.ts'
 
@@ -81,7 +83,7 @@ export async function runImportJob(job: ImportJob): Promise<void> {
     }
     if (!(await markRunning(db, imp.org_id, imp.id, job.owner, job.now()))) return
     const kind = kindOfImport(imp.kind)
-    const columns = mappedColumns(kind, imp)
+    const columns = mappedColumns(kind, imp, await listCustomFieldDefinitions(db, imp.org_id, kind.name))
     const actor: AuthContext = {
       orgId: imp.org_id,
       userId: imp.created_by,
@@ -143,12 +145,14 @@ async function* filePieces(db: Kysely<DB>, orgId: string, importId: string): Asy
   }
 }
 
-function mappedColumns(kind: RecordKind, imp: ImportRow): Column[] {
-  const fields = new Map(importableFields(kind).map((f) => [f.name, f]))
+function mappedColumns(kind: RecordKind, imp: ImportRow, custom: readonly CustomFieldDefinition[]): Column[] {
+  const fields = new Map(importableFields(kind, custom).map((f) => [f.name, f]))
   const out: Column[] = []
   for (const [name, field] of Object.entries(imp.mapping)) {
     if (field === null) continue
-    out.push({ index: imp.columns.indexOf(name), name, field: fields.get(field)! })
+    // A custom field deleted since the upload: its cells go as text, and the write refuses each row
+    // that has one (an undefined custom field), so nothing is dropped without an issue saying so.
+    out.push({ index: imp.columns.indexOf(name), name, field: fields.get(field) ?? { name: field, type: 'string', label: field } })
   }
   return out
 }
@@ -181,7 +185,12 @@ function prepare(ctx: PageContext, row: CsvRow): Prepared {
     }
     const v = cellValue(c.field, cell)
     if ('problem' in v) p.issues.push({ row_number: row.number, column_name: c.name, field: c.field.name, message: v.problem })
-    else if ('value' in v) p.body[c.field.name] = v.value
+    else if ('value' in v) {
+      const custom = customFieldOfTarget(c.field.name)
+      if (custom === null) p.body[c.field.name] = v.value
+      // Custom numbers are JSON numbers; the cell rules read them as decimals (text).
+      else ((p.body.custom_fields ??= {}) as Record<string, unknown>)[custom] = c.field.type === 'decimal' ? Number(v.value) : v.value
+    }
   }
   return p
 }

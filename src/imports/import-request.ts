@@ -3,9 +3,9 @@
  * (given, or proposed from the header), the deduplication key. Every refusal is a 400 naming the
  * part at fault (docs/imports.md, "Starting an import").
  */
-import { kindsByName, recordKinds, type FieldDef, type RecordKind } from '../records/index.ts'
+import { kindsByName, recordKinds, type CustomFieldDefinition, type FieldDef, type RecordKind } from '../records/index.ts'
 import { ValidationFailed, type FieldError } from '../shared/errors.ts'
-import { dedupeKeysOf, importableFields, proposeMapping, type ColumnMapping, type DedupeKey } from './header-mapping.ts'
+import { customFieldOfTarget, dedupeKeysOf, importableFields, proposeMapping, type ColumnMapping, type DedupeKey } from './header-mapping.ts'
 
 export { DEDUPE_KEYS, type DedupeKey } from './header-mapping.ts'
 
@@ -42,10 +42,14 @@ function parseMapping(text: string): Record<string, unknown> {
   return value as Record<string, unknown>
 }
 
-/** The plan of an import, or a 400. `fields` are the request's text parts; `header` the file's first row. */
-export function planImport(fields: Record<string, string>, header: readonly string[]): ImportPlan {
+/**
+ * The plan of an import, or a 400. `fields` are the request's text parts; `header` the file's first
+ * row; `defined` the organization's custom field definitions (those of the import's kind are targets).
+ */
+export function planImport(fields: Record<string, string>, header: readonly string[], defined: readonly CustomFieldDefinition[] = []): ImportPlan {
   const kind = importKind(fields.kind)
-  const writable = new Map<string, FieldDef>(importableFields(kind).map((f) => [f.name, f]))
+  const custom = defined.filter((d) => d.kind === kind.name)
+  const writable = new Map<string, FieldDef>(importableFields(kind, custom).map((f) => [f.name, f]))
   const errors: FieldError[] = []
   let mapping: ColumnMapping
   if (fields.mapping !== undefined && fields.mapping.trim() !== '') {
@@ -56,10 +60,16 @@ export function planImport(fields: Record<string, string>, header: readonly stri
       else if (field !== null && typeof field !== 'string') errors.push({ field: `mapping.${column}`, message: 'must be a field name or null' })
       else if (typeof field === 'string' && !writable.has(field)) {
         const known = kind.fields.some((f) => f.name === field)
-        errors.push({ field: `mapping.${column}`, message: known ? `${field} is set by the service and cannot be imported` : `${field} is not a field of ${kind.labelPlural.toLowerCase()}` })
+        const customName = customFieldOfTarget(field)
+        const message = known
+          ? `${field} is set by the service and cannot be imported`
+          : customName !== null
+            ? `${customName} is not a custom field of ${kind.labelPlural.toLowerCase()} (an administrator defines it under Settings -> Fields)`
+            : `${field} is not a field of ${kind.labelPlural.toLowerCase()}`
+        errors.push({ field: `mapping.${column}`, message })
       } else mapping[column] = field as string | null
     }
-  } else mapping = proposeMapping(kind, header)
+  } else mapping = proposeMapping(kind, header, custom)
 
   const byField = new Map<string, string>()
   for (const [column, field] of Object.entries(mapping)) {
@@ -83,7 +93,7 @@ export function planImport(fields: Record<string, string>, header: readonly stri
     dedupeBy = dedupe as DedupeKey
   } else {
     // Without deduplication every row creates a record: a required field must come from a column.
-    const missing = kind.fields.filter((f) => f.required && !f.readOnly && f.default === undefined && !byField.has(f.name)).map((f) => f.name)
+    const missing = [...writable.values()].filter((f) => f.required && !f.readOnly && f.default === undefined && !byField.has(f.name)).map((f) => f.name)
     if (missing.length > 0) refuse(`Every new ${kind.label.toLowerCase()} needs ${missing.join(', ')}, and no column maps to ${missing.length > 1 ? 'them' : 'it'}.`, missing.map((m) => ({ field: 'mapping', message: `maps no column to ${m}, which is required` })))
   }
   return { kind, mapping, dedupeBy }

@@ -15,6 +15,7 @@ import { validatorCompiler } from '../http/validation.ts'
 import { NotFound, ValidationFailed } from '../shared/errors.ts'
 import { uuidv7 } from '../shared/ids.ts'
 import { csvCell, csvLine } from '../shared/csv-cell.ts'
+import { listCustomFieldDefinitions } from '../records/index.ts'
 import { DEDUPE_KEYS, importKinds, planImport } from './import-request.ts'
 import { findImport, insertImport, issuesAfter, listImports, deleteChunks, IMPORT_STATUSES, type ImportRow } from './import.repository.ts'
 import { readUpload } from './upload.ts'
@@ -141,7 +142,7 @@ export async function importRoutes(fastify: FastifyInstance, opts: ImportRouteOp
       const upload = await readUpload(request, app.db, auth.orgId, id, app.config.importMaxFileBytes, opts.now)
       try {
         if (!upload.file) throw new ValidationFailed('Attach the CSV file as the `file` part.', [{ field: 'file', message: 'is required' }])
-        const plan = planImport(upload.fields, upload.file.header)
+        const plan = planImport(upload.fields, upload.file.header, await listCustomFieldDefinitions(app.db, auth.orgId))
         await insertImport(app.db, {
           org_id: auth.orgId,
           id,

@@ -8,6 +8,7 @@ import type { ListOptions } from './record.repository.ts'
 import { RANGE_OPS, type ListField, type ListSort } from './list-params.ts'
 import { recordJsonText, SQL_TYPES } from './record-sql.ts'
 import { customFilterConditions } from './custom-fields/custom-filters.ts'
+import { emailDomainSql, startsWithSql } from './search/match-sql.ts'
 
 /** Adds a bound value and answers its placeholder, cast when the column type must be inferred. */
 export type Param = (value: unknown, cast?: string) => string
@@ -33,10 +34,7 @@ export function listConditions(kind: RecordKind, opts: Omit<ListOptions, 'limit'
   for (const { field, values } of opts.ins ?? []) conditions.push(`r.${field.name} = ANY(${param(values, 'text[]')})`)
   if (opts.custom?.length) conditions.push(...customFilterConditions(opts.custom, param))
   if (opts.updatedSince) conditions.push(`r.updated_at >= ${param(opts.updatedSince, 'timestamptz')}`)
-  if (opts.q) {
-    const pattern = param(`%${escapeLike(opts.q)}%`)
-    conditions.push(`(${kind.fields.filter((f) => f.search).map((f) => `r.${f.name} ILIKE ${pattern}`).join(' OR ')})`)
-  }
+  if (opts.q) conditions.push(qConditionSql(kind, opts.q, param))
   return conditions
 }
 
@@ -113,4 +111,24 @@ function enumPageSql(kind: RecordKind, sort: ListSort, from: string, conditions:
   branches.push(`(SELECT r.id, ${json} AS j FROM ${from} WHERE ${where} AND r.${name} IS NULL${nullKeyset} ORDER BY r.id ${dir} LIMIT ${limit})`)
   const cte = cursor ? cursorValueCte(kind, name, 'text', cursor, org) : ''
   return `${cte}SELECT u.id, u.j FROM (${branches.join(' UNION ALL ')}) u LIMIT ${limit}`
+}
+
+/**
+ * `?q=`: any searched field matches, each the way it is searched (RecordField.search): `contains`
+ * fields anywhere, `prefix` fields from their start, `email` fields from the start of the address
+ * or of its domain. Each alternative is an index of migrations 0015 and 0022, so the planner ORs
+ * their bitmaps instead of reading the organization's records.
+ */
+function qConditionSql(kind: RecordKind, q: string, param: Param): string {
+  let pattern: string | null = null
+  let lowered: string | null = null
+  const alternatives = kind.fields.flatMap((f) => {
+    if (!f.search) return []
+    if (f.search === 'contains') return [`r.${f.name} ILIKE ${(pattern ??= param(`%${escapeLike(q)}%`))}`]
+    // lower() in SQL, as the indexes apply it (JavaScript's lower-casing differs for some letters).
+    lowered ??= `lower(${param(q, 'text')})`
+    const address = startsWithSql(`lower(r.${f.name})`, lowered)
+    return f.search === 'email' ? [`(${address})`, `(${startsWithSql(emailDomainSql(`r.${f.name}`), lowered)})`] : [`(${address})`]
+  })
+  return `(${alternatives.join(' OR ')})`
 }

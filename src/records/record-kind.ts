@@ -17,6 +17,9 @@ export type FieldType =
   | 'ref' // uuid of another record of the same organization
   | 'user' // uuid of a member of the same organization
 
+/** How a field is matched by search (RecordField.search). */
+export type SearchMode = 'contains' | 'prefix' | 'email'
+
 export interface FieldDef {
   name: string
   type: FieldType
@@ -31,8 +34,16 @@ export interface FieldDef {
   readOnly?: boolean
   /** Usable as `?field=value` on the list endpoint. */
   filter?: boolean
-  /** Searched by `?q=` (case-insensitive substring). */
-  search?: boolean
+  /**
+   * Searched by `?q=` and `GET /search`, case-insensitively (migrations 0015 and 0022 index each way):
+   * - `contains`: anywhere in the value (names, subjects: a trigram GIN and a prefix btree);
+   * - `prefix`: from the start of the value (domains, codes: a prefix btree only);
+   * - `email`: from the start of the address or of its domain (`acme` finds `ada@acme.example`).
+   * Only names and subjects get a trigram index: it costs each write about one entry per three
+   * characters, and long machine-like values (addresses, domains) cost the most while people rarely
+   * look for their middles (docs/api.md, Search).
+   */
+  search?: SearchMode
   /**
    * Lists can sort by it (`?sort=name`, `?sort=-name`). Each such field has an (org_id, field, id)
    * index and is an argument of its table's tombstone trigger (migration 0011).

@@ -166,7 +166,7 @@ export function listQuerySchema(kind: RecordKind): KindObjectSchema {
   const properties: Record<string, Schema> = {
     limit: limitSchema,
     cursor: cursorSchema,
-    q: { type: 'string', minLength: 1, maxLength: 200, description: 'Case-insensitive search in ' + kind.fields.filter((f) => f.search).map((f) => f.name).join(', ') },
+    q: { type: 'string', minLength: 1, maxLength: 200, description: qDescription(kind) },
     updated_since: { type: 'string', format: 'date-time', description: 'Only records updated at or after this time.' },
     ids: idsFilterSchema,
   }
@@ -236,3 +236,14 @@ export const convertLeadBodySchema = {
     opportunity_name: { type: 'string', minLength: 1, maxLength: 255, description: 'Name of the new opportunity (implies create_opportunity).' },
   },
 } as const
+
+/** What `?q=` matches in this kind, in the words of RecordField.search. */
+function qDescription(kind: RecordKind): string {
+  const named = (mode: string) => kind.fields.filter((f) => f.search === mode).map((f) => f.name)
+  const parts = [
+    named('contains').length ? `anywhere in ${named('contains').join(', ')}` : '',
+    named('prefix').length ? `at the start of ${named('prefix').join(', ')}` : '',
+    named('email').length ? `at the start of ${named('email').join(', ')} or of its domain` : '',
+  ].filter(Boolean)
+  return `Case-insensitive search: the text ${parts.join('; ')}.`
+}

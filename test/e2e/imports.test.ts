@@ -41,12 +41,14 @@ describe.each(await targets())('Import and Export on a list page on %s', (target
     watch.watch(page)
     await signIn(page, svc.url, 'ada@acme.test', PASSWORD)
     expect((await apiPost(page, svc.url, '/accounts', { name: 'Globex' })).status).toBe(201)
+    // A custom field of contacts: the column titled by its label maps to it like a built-in field.
+    expect((await apiPost(page, svc.url, '/custom-fields', { kind: 'contact', name: 'booth', label: 'Booth', type: 'picklist', options: ['North', 'South'] })).status).toBe(201)
 
     const csv = path.join(dir, 'trade-show-leads.csv')
-    const lines = ['First Name,Last Name,E-mail,Company,Mobile,Notes']
-    for (let i = 1; i <= 40; i++) lines.push(`Person,Number ${String(i).padStart(2, '0')},p${i}@example.com,Globex,+1 555 01${String(i).padStart(2, '0')},met at booth`)
-    lines.push('Broken,Email,not-an-email,Globex,,')
-    lines.push('No,,missing@example.com,Nobody Inc,,')
+    const lines = ['First Name,Last Name,E-mail,Company,Mobile,Notes,Booth']
+    for (let i = 1; i <= 40; i++) lines.push(`Person,Number ${String(i).padStart(2, '0')},p${i}@example.com,Globex,+1 555 01${String(i).padStart(2, '0')},met at booth,${i % 2 ? 'north' : 'South'}`)
+    lines.push('Broken,Email,not-an-email,Globex,,,')
+    lines.push('No,,missing@example.com,Nobody Inc,,,')
     fs.writeFileSync(csv, `${lines.join('\r\n')}\r\n`)
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts' }).click()
@@ -59,7 +61,7 @@ describe.each(await targets())('Import and Export on a list page on %s', (target
     const chooser = page.waitForEvent('filechooser')
     await dialog.getByLabel('CSV file').click()
     await (await chooser).setFiles(csv)
-    await dialog.getByText('6 columns; 3 match fields of contacts.').waitFor()
+    await dialog.getByText('7 columns; 4 match fields of contacts.').waitFor()
     await dialog.getByLabel('When a row matches an existing record').click()
     await page.getByRole('option', { name: 'Update the contact with the same email' }).click()
     await shot(page, 'import-choose-file')
@@ -67,6 +69,7 @@ describe.each(await targets())('Import and Export on a list page on %s', (target
 
     // Proposed from the header: First Name, Last Name and E-mail; the person maps Mobile and Company.
     await poll(() => dialog.getByLabel('Field for column E-mail').inputValue()).toBe('Email')
+    expect(await dialog.getByLabel('Field for column Booth').inputValue()).toBe('Booth')
     await dialog.getByLabel('Field for column Mobile').click()
     await page.getByRole('option', { name: 'Mobile phone', exact: true }).click()
     await dialog.getByLabel('Field for column Company').click()
@@ -102,6 +105,9 @@ describe.each(await targets())('Import and Export on a list page on %s', (target
     expect(exported[0].split(',').slice(0, 3)).toEqual(['id', 'first_name', 'last_name'])
     expect(exported).toHaveLength(1 + 9)
     expect(exported.filter((l) => l.includes('+1 555 0105'))).toHaveLength(1)
+    // The picklist value as defined ("north" in the file is the option North), in its own column.
+    const booth = exported[0].split(',').indexOf('custom_fields.booth')
+    expect(exported.find((l) => l.includes('+1 555 0105'))!.split(',')[booth]).toBe('North')
     await shot(page, 'contacts-list-after-import')
 
     expect(watch.serverErrors).toEqual([])

@@ -9,8 +9,8 @@ export const accountKind: RecordKind = {
   titleFields: ['name'],
   order: 'newest_first',
   fields: [
-    { name: 'name', type: 'string', label: 'Name', required: true, maxLength: NAME, search: true, sort: true },
-    { name: 'domain', type: 'string', label: 'Domain', maxLength: NAME, search: true, filter: true },
+    { name: 'name', type: 'string', label: 'Name', required: true, maxLength: NAME, search: 'contains', sort: true },
+    { name: 'domain', type: 'string', label: 'Domain', maxLength: NAME, search: 'prefix', filter: true },
     { name: 'website', type: 'url', label: 'Website', maxLength: URL_MAX },
     { name: 'industry', type: 'string', label: 'Industry', maxLength: SHORT, filter: true },
     { name: 'type', type: 'string', label: 'Type', maxLength: SHORT, filter: true },

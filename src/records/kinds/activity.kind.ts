@@ -14,7 +14,7 @@ export const activityKind: RecordKind = {
   order: 'newest_first',
   fields: [
     { name: 'kind', type: 'enum', label: 'Kind', values: ACTIVITY_KINDS, required: true, filter: true },
-    { name: 'subject', type: 'string', label: 'Subject', required: true, maxLength: NAME, search: true, sort: true },
+    { name: 'subject', type: 'string', label: 'Subject', required: true, maxLength: NAME, search: 'contains', sort: true },
     descriptionField,
     { name: 'status', type: 'enum', label: 'Status', values: ACTIVITY_STATUSES, default: 'open', filter: true, sort: true },
     { name: 'priority', type: 'enum', label: 'Priority', values: ACTIVITY_PRIORITIES, default: 'normal', filter: true, sort: true },

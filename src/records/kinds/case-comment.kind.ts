@@ -12,7 +12,7 @@ export const caseCommentKind: RecordKind = {
   fields: [
     // Taken from the URL (POST /cases/{id}/comments); a comment never moves to another case.
     { name: 'case_id', type: 'ref', ref: 'case', label: 'Case', readOnly: true },
-    { name: 'body', type: 'text', label: 'Comment', required: true, maxLength: 32_000, search: true },
+    { name: 'body', type: 'text', label: 'Comment', required: true, maxLength: 32_000, search: 'contains' },
     { name: 'is_public', type: 'boolean', label: 'Public', default: false },
     // The signed-in author, set by the service; imports name an author with no account here.
     { name: 'author_user_id', type: 'user', label: 'Author', readOnly: true },

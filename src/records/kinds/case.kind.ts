@@ -14,7 +14,7 @@ export const caseKind: RecordKind = {
   fields: [
     // Per-organization sequence, assigned on create (see case.repository.ts).
     { name: 'case_number', type: 'integer', label: 'Case number', readOnly: true, filter: true, sort: true },
-    { name: 'subject', type: 'string', label: 'Subject', required: true, maxLength: NAME, search: true, sort: true },
+    { name: 'subject', type: 'string', label: 'Subject', required: true, maxLength: NAME, search: 'contains', sort: true },
     descriptionField,
     { name: 'status', type: 'enum', label: 'Status', values: CASE_STATUSES, default: 'new', filter: true, sort: true },
     { name: 'priority', type: 'enum', label: 'Priority', values: CASE_PRIORITIES, default: 'medium', filter: true, sort: true },

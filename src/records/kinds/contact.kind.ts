@@ -9,9 +9,9 @@ export const contactKind: RecordKind = {
   titleFields: ['first_name', 'last_name'],
   order: 'newest_first',
   fields: [
-    { name: 'first_name', type: 'string', label: 'First name', maxLength: SHORT, search: true },
-    { name: 'last_name', type: 'string', label: 'Last name', required: true, maxLength: SHORT, search: true, sort: true },
-    { name: 'email', type: 'email', label: 'Email', maxLength: EMAIL_MAX, search: true, filter: true },
+    { name: 'first_name', type: 'string', label: 'First name', maxLength: SHORT, search: 'contains' },
+    { name: 'last_name', type: 'string', label: 'Last name', required: true, maxLength: SHORT, search: 'contains', sort: true },
+    { name: 'email', type: 'email', label: 'Email', maxLength: EMAIL_MAX, search: 'email', filter: true },
     { name: 'phone', type: 'string', label: 'Phone', maxLength: PHONE },
     { name: 'mobile_phone', type: 'string', label: 'Mobile phone', maxLength: PHONE },
     { name: 'title', type: 'string', label: 'Title', maxLength: NAME },

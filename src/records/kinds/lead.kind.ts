@@ -11,10 +11,10 @@ export const leadKind: RecordKind = {
   titleFields: ['first_name', 'last_name'],
   order: 'newest_first',
   fields: [
-    { name: 'first_name', type: 'string', label: 'First name', maxLength: SHORT, search: true },
-    { name: 'last_name', type: 'string', label: 'Last name', required: true, maxLength: SHORT, search: true, sort: true },
-    { name: 'company', type: 'string', label: 'Company', required: true, maxLength: NAME, search: true, sort: true },
-    { name: 'email', type: 'email', label: 'Email', maxLength: EMAIL_MAX, search: true, filter: true },
+    { name: 'first_name', type: 'string', label: 'First name', maxLength: SHORT, search: 'contains' },
+    { name: 'last_name', type: 'string', label: 'Last name', required: true, maxLength: SHORT, search: 'contains', sort: true },
+    { name: 'company', type: 'string', label: 'Company', required: true, maxLength: NAME, search: 'contains', sort: true },
+    { name: 'email', type: 'email', label: 'Email', maxLength: EMAIL_MAX, search: 'email', filter: true },
     { name: 'phone', type: 'string', label: 'Phone', maxLength: PHONE },
     { name: 'title', type: 'string', label: 'Title', maxLength: NAME },
     // `converted` is reached only through POST /leads/{id}/convert (lead.service.ts checks it).

@@ -19,7 +19,7 @@ export const opportunityKind: RecordKind = {
   titleFields: ['name'],
   order: 'newest_first',
   fields: [
-    { name: 'name', type: 'string', label: 'Name', required: true, maxLength: NAME, search: true, sort: true },
+    { name: 'name', type: 'string', label: 'Name', required: true, maxLength: NAME, search: 'contains', sort: true },
     { name: 'account_id', type: 'ref', ref: 'account', label: 'Account', filter: true },
     { name: 'stage', type: 'enum', label: 'Stage', values: OPPORTUNITY_STAGES, default: 'prospecting', filter: true, sort: true },
     { name: 'amount', type: 'decimal', label: 'Amount', erp: true, sort: true },

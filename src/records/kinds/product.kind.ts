@@ -9,8 +9,8 @@ export const productKind: RecordKind = {
   titleFields: ['name'],
   order: 'newest_first',
   fields: [
-    { name: 'name', type: 'string', label: 'Name', required: true, maxLength: NAME, search: true, sort: true },
-    { name: 'code', type: 'string', label: 'Product code', maxLength: SHORT, search: true, filter: true },
+    { name: 'name', type: 'string', label: 'Name', required: true, maxLength: NAME, search: 'contains', sort: true },
+    { name: 'code', type: 'string', label: 'Product code', maxLength: SHORT, search: 'prefix', filter: true },
     descriptionField,
     { name: 'family', type: 'string', label: 'Family', maxLength: SHORT, filter: true },
     { name: 'unit_price', type: 'decimal', label: 'Unit price', sort: true },

@@ -6,7 +6,7 @@
  * search can never tell a value the caller could not read.
  */
 import type { AuthContext } from '../../shared/auth-context.ts'
-import type { KindName, RecordKind } from '../record-kind.ts'
+import type { KindName, RecordKind, SearchMode } from '../record-kind.ts'
 import { kindsByName } from '../kinds/index.ts'
 import { hiddenFields, mayRead } from '../record-access.ts'
 
@@ -33,8 +33,8 @@ const SUBTITLE_FIELDS: Record<SearchKindName, readonly string[]> = {
 
 export interface SearchPlan {
   kind: RecordKind
-  /** Text columns matched by exact, prefix and substring (each has migration 0015's two indexes). */
-  columns: string[]
+  /** Text columns matched, each the way its field says (migrations 0015 and 0022 index each way). */
+  columns: { name: string; mode: SearchMode }[]
   /** Case numbers are matched exactly when the query is a number. */
   matchesCaseNumber: boolean
   /** SQL of the title and subtitle, on alias `r`. */
@@ -61,7 +61,7 @@ export function searchPlans(caller: Caller, wanted: readonly SearchKindName[], k
     if (!wanted.includes(name) || !mayRead(kind, caller)) continue
     const hidden = hiddenFields(kind, caller)
     const shown = (field: string) => !hidden.includes(field)
-    const columns = kind.fields.filter((f) => f.search && shown(f.name)).map((f) => f.name)
+    const columns = kind.fields.flatMap((f) => (f.search && shown(f.name) ? [{ name: f.name, mode: f.search }] : []))
     const matchesCaseNumber = name === 'case' && shown('case_number')
     if (columns.length === 0 && !matchesCaseNumber) continue
     const title = kind.titleFields.filter(shown).map((f) => `r.${f}`)

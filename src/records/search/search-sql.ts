@@ -7,9 +7,10 @@
  *   point, in the order of the (org_id, lower(c) text_pattern_ops) btree (`USING ~<~`: byte
  *   order, the index's; a plain ORDER BY sorts by collation, which that index cannot give, so
  *   every match would be read and sorted): exact matches come first. Any query length.
- * - substring (3 characters or more): `c ILIKE '%q%'` through the trigram GIN. Shorter queries
- *   match prefixes only: one or two letters are in most values, so "contains" would list
- *   arbitrary records and, having no trigram, scan them all.
+ * - substring (3 characters or more), on `contains` fields (names, subjects): `c ILIKE '%q%'`
+ *   through the trigram GIN; on `email` fields, the start of the address's domain through its
+ *   prefix btree (migration 0022). Shorter queries match prefixes only: one or two letters are in
+ *   most values, so "contains" would list arbitrary records and, having no trigram, scan them all.
  * - a number (`42`, `#42`): that case number, through the (org_id, case_number) unique index.
  *
  * Scores: exact 1; prefix 0.6-0.9 and substring 0.2-0.5, higher as the query covers more of the
@@ -19,6 +20,7 @@
  */
 import { escapeLike } from '../list-sql.ts'
 import type { SearchPlan } from './search-fields.ts'
+import { emailDomainSql, startsWithSql } from './match-sql.ts'
 
 export interface SearchParams {
   orgId: string
@@ -34,9 +36,7 @@ export const SUBSTRING_MIN_LENGTH = 3
 // a branch uses them (a statement must use every parameter it is given).
 const Q = 'CAST($2 AS text)'
 const LOWER_Q = `lower(${Q})`
-/** U+10FFFF sorts after every character a value can continue the prefix with (byte order). */
-const PREFIX_END = `(${LOWER_Q} || chr(1114111))`
-const COVERAGE = (column: string) => `length(${Q})::numeric / greatest(length(r.${column}), 1)`
+const COVERAGE = (value: string) => `length(${Q})::numeric / greatest(length(${value}), 1)`
 
 /** Binds a value on first use and answers its placeholder ever after. */
 function lazyParam(values: unknown[], value: unknown, cast: string): () => string {
@@ -65,10 +65,10 @@ function branch(plan: SearchPlan, score: string, where: string, orderBy: string,
 
 /** Exact, prefix and case-number branches: every hit scores 0.6 or more. */
 function startBranchesOf(plan: SearchPlan, params: SearchParams, bound: Bound): string[] {
-  const out = plan.columns.map((c) => {
-    const lowered = `lower(r.${c})`
-    const score = `CASE WHEN ${lowered} = ${LOWER_Q} THEN 1 ELSE 0.6 + 0.3 * ${COVERAGE(c)} END`
-    return branch(plan, score, `${lowered} ~>=~ ${LOWER_Q} AND ${lowered} ~<~ ${PREFIX_END}`, `${lowered} USING ~<~`, params.limit)
+  const out = plan.columns.map(({ name }) => {
+    const lowered = `lower(r.${name})`
+    const score = `CASE WHEN ${lowered} = ${LOWER_Q} THEN 1 ELSE 0.6 + 0.3 * ${COVERAGE(`r.${name}`)} END`
+    return branch(plan, score, startsWithSql(lowered, LOWER_Q), `${lowered} USING ~<~`, params.limit)
   })
   if (plan.matchesCaseNumber && params.caseNumber !== null) out.push(branch(plan, '1', `r.case_number = ${bound.caseNumber()}`, '', 1))
   return out
@@ -79,7 +79,14 @@ function containsBranchesOf(plan: SearchPlan, params: SearchParams, bound: Bound
   if ([...params.q].length < SUBSTRING_MIN_LENGTH) return []
   // No column reference: PostgreSQL evaluates this once, before the scan, and skips the scan when false.
   const needed = `(SELECT count(DISTINCT id) FROM starts) < ${params.limit}`
-  return plan.columns.map((c) => branch(plan, `0.2 + 0.3 * ${COVERAGE(c)}`, `r.${c} ILIKE ${bound.pattern()} AND ${needed}`, '', params.limit))
+  return plan.columns.flatMap(({ name, mode }) => {
+    if (mode === 'contains') return [branch(plan, `0.2 + 0.3 * ${COVERAGE(`r.${name}`)}`, `r.${name} ILIKE ${bound.pattern()} AND ${needed}`, '', params.limit)]
+    if (mode === 'email') {
+      const domain = emailDomainSql(`r.${name}`)
+      return [branch(plan, `0.2 + 0.3 * ${COVERAGE(domain)}`, `${startsWithSql(domain, LOWER_Q)} AND ${needed}`, '', params.limit)]
+    }
+    return []
+  })
 }
 
 /**

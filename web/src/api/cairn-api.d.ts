@@ -5287,7 +5287,7 @@ export interface operations {
                 owner_id?: string;
                 /** @description Parent account; id of a account of the same organization */
                 parent_account_id?: string;
-                /** @description Case-insensitive search in name, domain */
+                /** @description Case-insensitive search: the text anywhere in name; at the start of domain. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "annual_revenue" | "-annual_revenue";
@@ -6127,7 +6127,7 @@ export interface operations {
                 owner_id?: string;
                 /** @description Parent account; id of a account of the same organization */
                 parent_account_id?: string;
-                /** @description Case-insensitive search in name, domain */
+                /** @description Case-insensitive search: the text anywhere in name; at the start of domain. */
                 q?: string;
                 /** @description Type */
                 type?: string;
@@ -6339,7 +6339,7 @@ export interface operations {
                 owner_id?: string;
                 /** @description Parent account; id of a account of the same organization */
                 parent_account_id?: string;
-                /** @description Case-insensitive search in name, domain */
+                /** @description Case-insensitive search: the text anywhere in name; at the start of domain. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "annual_revenue" | "-annual_revenue";
@@ -6471,7 +6471,7 @@ export interface operations {
                 priority?: "low" | "normal" | "high";
                 /** @description Priority is one of these, 1-50 comma-separated values of: low, normal, high. */
                 "priority[in]"?: string;
-                /** @description Case-insensitive search in subject */
+                /** @description Case-insensitive search: the text anywhere in subject. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "subject" | "-subject" | "status" | "-status" | "priority" | "-priority" | "due_date" | "-due_date" | "start_at" | "-start_at";
@@ -7250,7 +7250,7 @@ export interface operations {
                 priority?: "low" | "normal" | "high";
                 /** @description Priority is one of these, 1-50 comma-separated values of: low, normal, high. */
                 "priority[in]"?: string;
-                /** @description Case-insensitive search in subject */
+                /** @description Case-insensitive search: the text anywhere in subject. */
                 q?: string;
                 /** @description Starts at: RFC 3339. */
                 "start_at[gt]"?: string;
@@ -7484,7 +7484,7 @@ export interface operations {
                 priority?: "low" | "normal" | "high";
                 /** @description Priority is one of these, 1-50 comma-separated values of: low, normal, high. */
                 "priority[in]"?: string;
-                /** @description Case-insensitive search in subject */
+                /** @description Case-insensitive search: the text anywhere in subject. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "subject" | "-subject" | "status" | "-status" | "priority" | "-priority" | "due_date" | "-due_date" | "start_at" | "-start_at";
@@ -8005,7 +8005,7 @@ export interface operations {
                 priority?: "low" | "medium" | "high" | "critical";
                 /** @description Priority is one of these, 1-50 comma-separated values of: low, medium, high, critical. */
                 "priority[in]"?: string;
-                /** @description Case-insensitive search in subject */
+                /** @description Case-insensitive search: the text anywhere in subject. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "case_number" | "-case_number" | "subject" | "-subject" | "status" | "-status" | "priority" | "-priority";
@@ -8516,7 +8516,7 @@ export interface operations {
                 ids?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Case-insensitive search in body */
+                /** @description Case-insensitive search: the text anywhere in body. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at";
@@ -8839,7 +8839,7 @@ export interface operations {
                 "created_at[lte]"?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
-                /** @description Case-insensitive search in body */
+                /** @description Case-insensitive search: the text anywhere in body. */
                 q?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
@@ -9403,7 +9403,7 @@ export interface operations {
                 priority?: "low" | "medium" | "high" | "critical";
                 /** @description Priority is one of these, 1-50 comma-separated values of: low, medium, high, critical. */
                 "priority[in]"?: string;
-                /** @description Case-insensitive search in subject */
+                /** @description Case-insensitive search: the text anywhere in subject. */
                 q?: string;
                 /** @description Status */
                 status?: "new" | "working" | "escalated" | "on_hold" | "closed";
@@ -9635,7 +9635,7 @@ export interface operations {
                 priority?: "low" | "medium" | "high" | "critical";
                 /** @description Priority is one of these, 1-50 comma-separated values of: low, medium, high, critical. */
                 "priority[in]"?: string;
-                /** @description Case-insensitive search in subject */
+                /** @description Case-insensitive search: the text anywhere in subject. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "case_number" | "-case_number" | "subject" | "-subject" | "status" | "-status" | "priority" | "-priority";
@@ -9741,7 +9741,7 @@ export interface operations {
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
-                /** @description Case-insensitive search in first_name, last_name, email */
+                /** @description Case-insensitive search: the text anywhere in first_name, last_name; at the start of email or of its domain. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name";
@@ -10561,7 +10561,7 @@ export interface operations {
                 ids?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
-                /** @description Case-insensitive search in first_name, last_name, email */
+                /** @description Case-insensitive search: the text anywhere in first_name, last_name; at the start of email or of its domain. */
                 q?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
@@ -10753,7 +10753,7 @@ export interface operations {
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
-                /** @description Case-insensitive search in first_name, last_name, email */
+                /** @description Case-insensitive search: the text anywhere in first_name, last_name; at the start of email or of its domain. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name";
@@ -12222,7 +12222,7 @@ export interface operations {
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
-                /** @description Case-insensitive search in first_name, last_name, company, email */
+                /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name" | "company" | "-company" | "status" | "-status";
@@ -13164,7 +13164,7 @@ export interface operations {
                 ids?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
-                /** @description Case-insensitive search in first_name, last_name, company, email */
+                /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
                 /** @description Source */
                 source?: string;
@@ -13368,7 +13368,7 @@ export interface operations {
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
-                /** @description Case-insensitive search in first_name, last_name, company, email */
+                /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name" | "company" | "-company" | "status" | "-status";
@@ -14949,7 +14949,7 @@ export interface operations {
                 "probability[lt]"?: number;
                 /** @description Probability (%) */
                 "probability[lte]"?: number;
-                /** @description Case-insensitive search in name */
+                /** @description Case-insensitive search: the text anywhere in name. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "stage" | "-stage" | "amount" | "-amount" | "close_date" | "-close_date";
@@ -15797,7 +15797,7 @@ export interface operations {
                 "probability[lt]"?: number;
                 /** @description Probability (%) */
                 "probability[lte]"?: number;
-                /** @description Case-insensitive search in name */
+                /** @description Case-insensitive search: the text anywhere in name. */
                 q?: string;
                 /** @description Stage */
                 stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
@@ -16017,7 +16017,7 @@ export interface operations {
                 "probability[lt]"?: number;
                 /** @description Probability (%) */
                 "probability[lte]"?: number;
-                /** @description Case-insensitive search in name */
+                /** @description Case-insensitive search: the text anywhere in name. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "stage" | "-stage" | "amount" | "-amount" | "close_date" | "-close_date";
@@ -16175,7 +16175,7 @@ export interface operations {
                 is_active?: boolean;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Case-insensitive search in name, code */
+                /** @description Case-insensitive search: the text anywhere in name; at the start of code. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "unit_price" | "-unit_price";
@@ -16920,7 +16920,7 @@ export interface operations {
                 ids?: string;
                 /** @description Active */
                 is_active?: boolean;
-                /** @description Case-insensitive search in name, code */
+                /** @description Case-insensitive search: the text anywhere in name; at the start of code. */
                 q?: string;
                 /** @description Unit price: an exact decimal such as 50000 or 1234.50. */
                 "unit_price[gt]"?: string;
@@ -17120,7 +17120,7 @@ export interface operations {
                 is_active?: boolean;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Case-insensitive search in name, code */
+                /** @description Case-insensitive search: the text anywhere in name; at the start of code. */
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "unit_price" | "-unit_price";

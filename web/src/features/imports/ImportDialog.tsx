@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { dedupeKeysOf, importableFields, proposeMapping } from '../../../../src/imports/header-mapping.ts'
 import { ApiError } from '../../api/client.ts'
 import { startImport, useImport, isRunning } from '../../api/imports.ts'
+import { useCustomFields } from '../../api/customFields.ts'
 import type { RecordKind } from '../../kinds.ts'
 import { ColumnMappingTable } from './ColumnMappingTable.tsx'
 import { readCsvPreview, type CsvPreview } from './csvHeader.ts'
@@ -29,7 +30,9 @@ export default function ImportDialog({ kind, onClose }: { kind: RecordKind; onCl
   const [startError, setStartError] = useState<ApiError | null>(null)
   const [importId, setImportId] = useState<string | null>(null)
   const imp = useImport(importId)
-  const fields = importableFields(kind)
+  // The organization's custom fields of the kind are targets too (`custom_fields.<name>`).
+  const custom = useCustomFields(kind.name).fields
+  const fields = importableFields(kind, custom)
   const plural = kind.labelPlural.toLowerCase()
 
   const choose = async (picked: File | null) => {
@@ -41,7 +44,7 @@ export default function ImportDialog({ kind, onClose }: { kind: RecordKind; onCl
       const read = await readCsvPreview(picked)
       if (read.columns.length === 0) throw new Error('The file is empty: its first row must name the columns.')
       setPreview(read)
-      setMapping(proposeMapping(kind, read.columns))
+      setMapping(proposeMapping(kind, read.columns, custom))
     } catch (err) {
       setReadError(err instanceof Error ? err.message : String(err))
     }
