@@ -70,9 +70,9 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   }
 }
 
-// Record tables and idempotency keys are named: they do not reference organizations (migrations
-// 0006 and 0009), so the cascade from organizations does not reach them.
-const TENANT_TABLES = ['organizations', 'users', 'sign_in_failures', 'accounts', 'contacts', 'opportunities', 'leads', 'products', 'cases', 'case_comments', 'activities', 'idempotency_keys', 'imports', 'import_file_chunks', 'import_issues']
+// Record tables, idempotency keys and the event journal are named: they do not reference
+// organizations (migrations 0006, 0009 and 0023), so the cascade from organizations does not reach them.
+const TENANT_TABLES = ['organizations', 'users', 'sign_in_failures', 'accounts', 'contacts', 'opportunities', 'leads', 'products', 'cases', 'case_comments', 'activities', 'idempotency_keys', 'imports', 'import_file_chunks', 'import_issues', 'events']
 
 export async function createTestDatabase(target: TargetName): Promise<TestDatabase> {
   let database: Database
