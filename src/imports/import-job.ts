@@ -52,9 +52,10 @@ export interface ImportJob {
   /**
    * Refreshes the planner's statistics (the embedded database, which has no autovacuum): before the
    * first page, every STATISTICS_PAGES pages and at the end, so the lookups and the bulk update of a
-   * growing table keep their index plans.
+   * growing table keep their index plans. The last one also vacuums, so that search does not read
+   * the import's entries from the GINs' pending lists (src/http/plugins/embedded-statistics.ts).
    */
-  refreshStatistics?(): Promise<void>
+  refreshStatistics?(options?: { vacuum?: boolean }): Promise<void>
   /** Throws ClaimLost when the job must stop (claim lost, process stopping); awaited before each page. */
   gate(): void | Promise<void>
 }
@@ -122,7 +123,7 @@ export async function runImportJob(job: ImportJob): Promise<void> {
       await finishImport(db, imp.org_id, imp.id, job.owner, 'failed', `The file could not be read past row ${lastRead}: ${(err as Error).message}`, job.now())
       return
     }
-    await job.refreshStatistics?.()
+    await job.refreshStatistics?.({ vacuum: true })
     await finishImport(db, imp.org_id, imp.id, job.owner, ctx.failedSoFar > 0 || ctx.issuesSoFar > 0 ? 'completed_with_errors' : 'completed', null, job.now())
   } catch (err) {
     if (err instanceof ClaimLost) return

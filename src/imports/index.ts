@@ -36,7 +36,7 @@ export const importsPlugin = fp(
         concurrency: app.config.importConcurrency,
         leaseSeconds: app.config.importLeaseSeconds,
         single: app.database.kind === 'pglite',
-        refreshStatistics: app.database.kind === 'pglite' ? () => app.refreshStatistics() : undefined,
+        refreshStatistics: app.database.kind === 'pglite' ? (options) => app.refreshStatistics(options) : undefined,
       })
     })
     app.addHook('onClose', async () => {

@@ -34,7 +34,7 @@ export interface ImportRunnerOptions {
   /** The database has one connection (the embedded one): pages go one at a time. */
   single?: boolean
   /** ANALYZE on the embedded database (app.refreshStatistics), which has no autovacuum. */
-  refreshStatistics?(): Promise<void>
+  refreshStatistics?(options?: { vacuum?: boolean }): Promise<void>
   /** A name for this runner's claims (tests give two runners in one process different names). */
   owner?: string
 }

@@ -4,15 +4,22 @@
  * a page at 20,000 records) instead of a walk of 51 index entries (0.3 ms), and the embedded
  * default served 96 list requests a second where it serves 723 once analyzed (docs/benchmarks.md).
  * So every process on the embedded database analyzes it shortly after start and every ten minutes,
- * as autovacuum would. On PostgreSQL autovacuum does this and the plugin does nothing.
+ * as autovacuum would. The periodic run is a VACUUM (ANALYZE): it also merges the search GINs'
+ * pending lists (migration 0020 lets them grow to 64 MB), which every substring search otherwise
+ * reads sequentially (100,000 new contacts: 120-160 ms a search before, 2-6 ms after; 1.3 s for the
+ * VACUUM), and frees dead row versions, which nothing else would. On PostgreSQL autovacuum does this
+ * and the plugin does nothing.
  */
 import fp from 'fastify-plugin'
 import { runPeriodically } from './periodic.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** ANALYZE on the embedded database (nothing on PostgreSQL); the timer's work, callable now. */
-    refreshStatistics(): Promise<void>
+    /**
+     * ANALYZE on the embedded database (nothing on PostgreSQL); with `vacuum`, VACUUM (ANALYZE), the
+     * timer's work: also merges the search indexes' pending lists (after a bulk write).
+     */
+    refreshStatistics(options?: { vacuum?: boolean }): Promise<void>
   }
 }
 
@@ -22,16 +29,16 @@ const FIRST_AFTER_MS = 30 * 1000
 export default fp(
   async (app) => {
     const embedded = app.database.kind === 'pglite'
-    const run = async () => {
+    const run = async (options: { vacuum?: boolean } = {}) => {
       if (!embedded) return
       try {
-        await app.database.execScript('ANALYZE')
+        await app.database.execScript(options.vacuum ? 'VACUUM (ANALYZE)' : 'ANALYZE')
       } catch (err) {
         app.log.warn({ err }, 'refreshing the embedded database statistics failed; will retry')
       }
     }
     app.decorate('refreshStatistics', run)
-    if (embedded) runPeriodically(app, FIRST_AFTER_MS, EVERY_MS, run)
+    if (embedded) runPeriodically(app, FIRST_AFTER_MS, EVERY_MS, () => run({ vacuum: true }))
   },
   { name: 'embedded-statistics', dependencies: ['database'] },
 )
