@@ -247,7 +247,7 @@ async function deliveryThroughput(env: Record<string, string>, headers: Record<s
   console.log(`\n2. Delivery throughput: ${fmt(queued)} queued deliveries drained by one worker process (concurrency ${CONCURRENCY})`)
   console.log(`   worker: ${fmt(queued / seconds)} deliveries/s (first to last receipt ${fmt(seconds, 2)} s; each = claim, HMAC, POST, attempt log)`)
   console.log(`   baseline, bare Node HTTP client to the same receiver: ${fmt(bare)} POST/s   ratio ${fmt(queued / seconds / bare, 2)}`)
-  console.log(`   CPU per delivery: worker process ${perDelivery(workerCpu)} µs (with its start-up), its PostgreSQL backends ${perDelivery(dbCpu)} µs, receiver ${perDelivery((bench.user + bench.system) / 1e6)} µs`)
+  console.log(`   CPU per delivery: worker process ${perDelivery(workerCpu)} µs, its PostgreSQL backends ${perDelivery(dbCpu)} µs, receiver ${perDelivery((bench.user + bench.system) / 1e6)} µs`)
 
 }
 
