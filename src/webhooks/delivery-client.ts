@@ -97,17 +97,19 @@ export async function postDelivery(raw: string, headers: Record<string, string>,
       if (err) reject(err instanceof OutboundRefused ? err : new OutboundRefused(describe(err)))
       else resolve({ status, body: chunks.length === 0 ? NO_BODY : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) })
     }
-    const timedOut = new OutboundRefused(`timed out after ${opts.timeoutMs} ms`)
+    // Made when needed: an error captures a stack trace, which every delivery would pay for.
+    let timedOut: OutboundRefused | null = null
     // One deadline for the whole exchange. Before the request is under way there is nothing to
     // abort yet: the caller is answered now and the request aborted as soon as it starts.
     const deadline = setTimeout(() => {
+      timedOut = new OutboundRefused(`timed out after ${opts.timeoutMs} ms`)
       settle(timedOut)
       controller?.abort(timedOut)
     }, opts.timeoutMs)
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c
-        if (settled) c.abort(timedOut)
+        if (timedOut) c.abort(timedOut)
       },
       onResponseStart(_c, statusCode) {
         status = statusCode
