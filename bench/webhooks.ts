@@ -15,7 +15,7 @@ import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
 import autocannon from 'autocannon'
 import pg from 'pg'
@@ -32,6 +32,8 @@ const CONCURRENCY = 64
 const PHASES = new Set((process.env.BENCH_PHASES ?? '1,2,3,4').split(',').map(Number))
 const STEADY_RATE = Number(process.env.STEADY_RATE ?? 1000)
 const STEADY_SECONDS = 20
+// BENCH_WORKER_NODE_FLAGS adds flags to the worker process, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof.
+const WORKER_FLAGS = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter(Boolean)
 
 interface Receiver {
   url: string
@@ -75,6 +77,46 @@ async function startReceiver(): Promise<Receiver> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bench`
   return r
+}
+
+/** One POST over `agent`; resolves when the answer is read (fails on a non-2xx). */
+function post(target: string, headers: Record<string, string>, body: string, agent: http.Agent): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(target, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      res.resume()
+      res.on('end', () => (res.statusCode! < 300 ? resolve() : reject(new Error(`write answered ${res.statusCode}`))))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** A `worker` process, once it says it is running (its start-up can take seconds on a busy machine). */
+async function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const worker = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, ...WORKER_FLAGS, path.join(ROOT, 'src/worker.ts')], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  await new Promise<void>((resolve, reject) => {
+    let out = ''
+    worker.once('exit', () => reject(new Error('the worker exited during start')))
+    worker.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8')
+      if (out.includes('is running')) resolve()
+    })
+  })
+  worker.stdout!.resume()
+  return worker
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); 0 elsewhere. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return 0
+  }
 }
 
 async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
@@ -173,7 +215,7 @@ async function main() {
 
   // 2. Delivery throughput: queue 10,000 with no deliverer, then one worker drains them.
   if (PHASES.has(2)) await deliveryThroughput(env, headers, receiver, pending, sql)
-  if (PHASES.has(3)) await steadyLatency(env, headers, receiver)
+  if (PHASES.has(3)) await steadyLatency(env, headers, receiver, pending)
   if (PHASES.has(4)) await feedReads(env, headers, sql, orgId)
   await sql.end()
   receiver.close()
@@ -187,39 +229,65 @@ async function deliveryThroughput(env: Record<string, string>, headers: Record<s
   await service.stop()
   const queued = await pending()
   receiver.reset()
-  const worker = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, path.join(ROOT, 'src/worker.ts')], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'inherit' })
+  const worker = await startWorker(env)
+  const workerCpuAtStart = cpuSeconds(worker.pid!)
+  const benchCpuAtStart = process.cpuUsage()
   await until(() => receiver.count >= queued, 300_000, 'the worker to drain the queue')
   const seconds = (receiver.lastAt - receiver.firstAt) / 1000
+  // CPU per delivery of the worker (its start-up is excluded only roughly: it starts with the drain),
+  // of the database's backends serving it, and of this process (the receiver, the poll of the queue).
+  const backends = (await sql.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) => Number(r.pid))
+  const dbCpu = backends.reduce((sum, pid) => sum + cpuSeconds(pid), 0)
+  const workerCpu = cpuSeconds(worker.pid!) - workerCpuAtStart
+  const bench = process.cpuUsage(benchCpuAtStart)
+  const perDelivery = (cpu: number) => fmt((cpu / queued) * 1e6)
   worker.kill('SIGTERM')
   await new Promise((r) => worker.once('exit', r))
   const bare = await bareHttpRate(receiver.url, queued)
   console.log(`\n2. Delivery throughput: ${fmt(queued)} queued deliveries drained by one worker process (concurrency ${CONCURRENCY})`)
   console.log(`   worker: ${fmt(queued / seconds)} deliveries/s (first to last receipt ${fmt(seconds, 2)} s; each = claim, HMAC, POST, attempt log)`)
   console.log(`   baseline, bare Node HTTP client to the same receiver: ${fmt(bare)} POST/s   ratio ${fmt(queued / seconds / bare, 2)}`)
+  console.log(`   CPU per delivery: worker process ${perDelivery(workerCpu)} µs, its PostgreSQL backends ${perDelivery(dbCpu)} µs, receiver ${perDelivery((bench.user + bench.system) / 1e6)} µs`)
 
 }
 
 /** Latency at a steady rate (open loop: requests go out on schedule, whatever the answers). */
-async function steadyLatency(env: Record<string, string>, headers: Record<string, string>, receiver: Receiver) {
+async function steadyLatency(env: Record<string, string>, headers: Record<string, string>, receiver: Receiver, pendingCount?: () => Promise<number>) {
   // STEADY_WORKER=1: the API process only serves requests and one `npm run worker` delivers, as an
   // operator would split a busy deployment (README, Webhooks).
   const split = process.env.STEADY_WORKER === '1'
   const service = await startServiceProcess(split ? { ...env, SERVICE_ROLE: 'web' } : env, 3713)
-  const worker = split
-    ? spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, path.join(ROOT, 'src/worker.ts')], { env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'inherit' })
-    : null
+  // The load starts once the worker is ready: its start-up (seconds on a loaded machine) is not
+  // what this phase measures.
+  const worker = split ? await startWorker(env) : null
   service.child.stdout!.pipe(fs.createWriteStream(path.join(os.tmpdir(), 'cairn-bench-webhooks-latency.log')))
   receiver.reset()
+  // Requests go out on schedule whatever the answers (open loop), over at most 256 keep-alive
+  // connections: a writer that fell behind queues them here rather than opening thousands of sockets.
+  const writer = new http.Agent({ keepAlive: true, maxSockets: 256 })
   const total = STEADY_RATE * STEADY_SECONDS
   let issued = 0
   const t0 = performance.now()
   const inflight: Promise<unknown>[] = []
+  // BENCH_TIMELINE=1: one line per second (writes answered, deliveries received and queued, the p99
+  // of that second's receipts), to see where a tail comes from.
+  let answered = 0
+  const timeline: string[] = []
+  let seen = 0
+  const sampler = setInterval(() => {
+    if (process.env.BENCH_TIMELINE !== '1') return
+    const fresh = receiver.latencies.slice(seen)
+    seen = receiver.latencies.length
+    void pendingCount?.().then((queued) =>
+      timeline.push(`   t=${fmt((performance.now() - t0) / 1000, 0)}s issued ${issued} answered ${answered} received ${receiver.count} queued ${queued} p99 of this second ${fresh.length ? fmt(percentile(fresh, 99)) : '-'} ms`),
+    )
+  }, 1000)
   await new Promise<void>((resolve) => {
     const tick = setInterval(() => {
       const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * STEADY_RATE))
       while (issued < due) {
         issued++
-        inflight.push(fetch(`${service.url}/api/v1/accounts`, { method: 'POST', headers, body: JSON.stringify({ name: `Steady ${issued}` }) }).then((r) => r.arrayBuffer()))
+        inflight.push(post(`${service.url}/api/v1/accounts`, headers, JSON.stringify({ name: `Steady ${issued}` }), writer).then(() => answered++))
       }
       if (issued >= total) {
         clearInterval(tick)
@@ -229,10 +297,13 @@ async function steadyLatency(env: Record<string, string>, headers: Record<string
   })
   await Promise.all(inflight)
   await until(() => receiver.count >= total, 60_000, 'the steady-rate deliveries')
+  clearInterval(sampler)
   console.log(
     `\n3. Commit-to-receipt latency at ${STEADY_RATE} changes/s for ${STEADY_SECONDS} s (${fmt(receiver.latencies.length)} deliveries, ${split ? 'an API process writing, a worker process delivering' : 'one process writing and delivering'})`,
   )
+  for (const line of timeline) console.log(line)
   console.log(`   p50 ${fmt(percentile(receiver.latencies, 50))} ms   p99 ${fmt(percentile(receiver.latencies, 99))} ms   max ${fmt(Math.max(...receiver.latencies))} ms`)
+  writer.destroy()
   worker?.kill('SIGTERM')
   if (worker) await new Promise((r) => worker.once('exit', r))
   await service.stop()

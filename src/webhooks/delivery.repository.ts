@@ -59,8 +59,10 @@ const claimCtes = (now: Date, leaseUntil: Date, limit: number, exclude: ReturnTy
   due AS (
     SELECT d.ctid, d.org_id, d.id, w.url, w.secret_sealed, w.status AS webhook_status, w.failing_since, w.filter, w.payload, ev.seq AS event_seq
     FROM webhooks w JOIN webhook_deliveries d ON d.org_id = w.org_id AND d.webhook_id = w.id
-    -- The event's seq, looked up once and for thin endpoints only.
-    LEFT JOIN LATERAL (SELECT e.seq FROM events e WHERE w.payload = 'thin' AND e.org_id = d.org_id AND e.id = d.event_id) ev ON true
+    -- The event's seq, looked up once and for thin endpoints only: OFFSET 0 keeps the subquery from
+    -- being pulled up into a join, which turned the payload test into a join filter applied after
+    -- an index lookup of every claimed delivery's event; here it is a one-time filter, tested first.
+    LEFT JOIN LATERAL (SELECT e.seq FROM events e WHERE w.payload = 'thin' AND e.org_id = d.org_id AND e.id = d.event_id OFFSET 0) ev ON true
     WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} ${exclude}
       -- A thin body carries the event's seq: it waits for the sequencer (moments after the commit).
       AND (w.payload = 'full' OR d.event_type = 'webhook.test' OR ev.seq IS NOT NULL)

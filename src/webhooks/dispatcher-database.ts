@@ -20,6 +20,21 @@ export interface DispatcherDatabase {
 
 export async function openDispatcherDatabase(database: Database): Promise<DispatcherDatabase> {
   if (database.kind !== 'postgres' || !database.connectionString) return { db: database.db, close: async () => {} }
-  const own = await openPostgres(database.connectionString, { max: CONNECTIONS })
+  const own = await openPostgres(withoutCommitWait(database.connectionString), { max: CONNECTIONS })
   return { db: own.db, close: () => own.close() }
+}
+
+/**
+ * The dispatcher's commits do not wait for the WAL flush (`synchronous_commit = off`, these
+ * connections only). What a PostgreSQL crash can then lose is its last fraction of a second of
+ * dispatcher writes: leases, outcomes, retry times, endpoint health. Each loss only sends a
+ * delivery again (a lost lease or success makes it due again; a lost retry time makes it due
+ * sooner), which at-least-once delivery allows and receivers already de-duplicate on `webhook-id`.
+ * Events and their deliveries are written by the API's own transactions, with full durability.
+ */
+function withoutCommitWait(connectionString: string): string {
+  const url = new URL(connectionString)
+  const options = url.searchParams.get('options')
+  url.searchParams.set('options', `${options ? `${options} ` : ''}-c synchronous_commit=off`)
+  return url.href
 }

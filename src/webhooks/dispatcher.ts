@@ -17,7 +17,8 @@ import type { Kysely } from 'kysely'
 import type { FastifyBaseLogger } from 'fastify'
 import type { DB } from '../db/database.ts'
 import type { Clock } from '../shared/clock.ts'
-import { guardedRequest, OutboundRefused } from '../shared/outbound/guarded-request.ts'
+import { OutboundRefused } from '../shared/outbound/guarded-request.ts'
+import { postDelivery } from './delivery-client.ts'
 import type { SecretBox } from '../shared/secret-box.ts'
 import { markEndpointFailing, markEndpointHealthy, recordAttempt, recordFiltered, recordSuccessesAndClaim, type AttemptResult, type ClaimedDelivery } from './delivery.repository.ts'
 import { filterAccepts } from './filter/filter-match.ts'
@@ -229,7 +230,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     let error: string | null = null
     let responseBody: string | null = null
     try {
-      const res = await guardedRequest(d.url, { allowPrivate: opts.allowPrivate, method: 'POST', headers, body, timeoutMs: DELIVERY_TIMEOUT_MS, maxBodyBytes: KEPT_RESPONSE_BYTES, keepAlive: true })
+      const res = await postDelivery(d.url, headers, body, { allowPrivate: opts.allowPrivate, timeoutMs: DELIVERY_TIMEOUT_MS, maxBodyBytes: KEPT_RESPONSE_BYTES })
       statusCode = res.status
       responseBody = res.body.length > 0 ? res.body.toString('utf8') : null
       if (!isSuccess(res.status)) error = `The receiver answered ${res.status}.`

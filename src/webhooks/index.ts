@@ -8,7 +8,7 @@
 import fp from 'fastify-plugin'
 import type { Clock } from '../shared/clock.ts'
 import { committedChangeListeners } from '../records/index.ts'
-import { numberedListeners } from '../events/index.ts'
+import { committedElsewhereListeners, numberedListeners } from '../events/index.ts'
 import { loadSecretBox, type SecretBox } from '../shared/secret-box.ts'
 import { startDispatcher, type Dispatcher } from './dispatcher.ts'
 import { openDispatcherDatabase, type DispatcherDatabase } from './dispatcher-database.ts'
@@ -66,11 +66,13 @@ export const webhooksPlugin = fp(
         onError: (err) => app.log.warn({ err }, 'a webhook replay step failed; retrying'),
       })
       committedChangeListeners.add(wake)
+      committedElsewhereListeners.add(wake)
       numberedListeners.add(wake)
       unlisten = await app.database.listen(DELIVERIES_CHANNEL, wake)
     })
     app.addHook('onClose', async () => {
       committedChangeListeners.delete(wake)
+      committedElsewhereListeners.delete(wake)
       numberedListeners.delete(wake)
       await unlisten?.()
       await app.webhookReplays?.stop()

@@ -147,8 +147,10 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
       const result = await requeueDelivery(app.db, request.auth!.orgId, webhook.id, deliveryId, new Date())
       if (result === 'missing') throw new NotFound('Delivery')
       if (result === 'pending') throw new Conflict('This delivery is already waiting to be sent.')
-      await wakeDispatchers()
+      // Read before the dispatchers wake: the answer shows the delivery as queued, not however far a
+      // fast dispatcher has got with it meanwhile.
       const [delivery] = shownDeliveries(request.auth!, await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: 1, deliveryId }))
+      await wakeDispatchers()
       return reply.status(202).send(delivery)
     },
   )
@@ -166,8 +168,10 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
       const eventId = uuidv7(at)
       const body = JSON.stringify(testEventEnvelope(eventId, at, request.auth!.orgId, webhook.id))
       const deliveryId = await insertDirectDelivery(app.db, request.auth!.orgId, webhook.id, eventId, TEST_EVENT, body, at)
-      await wakeDispatchers()
+      // Read before the dispatchers wake: the answer shows the delivery as queued, not however far a
+      // fast dispatcher has got with it meanwhile.
       const [delivery] = shownDeliveries(request.auth!, await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: 1, deliveryId }))
+      await wakeDispatchers()
       return reply.status(202).send(delivery)
     },
   )
