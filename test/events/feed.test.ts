@@ -180,8 +180,9 @@ describe.each(await targets())('change feed on %s', (target) => {
         return { id, type: 'account.created', recordId: uuidv7(new Date()), body, redactedBody: body }
       }
       let releaseA!: () => void
+      let aCommitted!: Promise<void>
       const aWrote = new Promise<void>((wrote) => {
-        void writerA.db.transaction().execute(async (trx) => {
+        aCommitted = writerA.db.transaction().execute(async (trx) => {
           await enqueueEvents(trx, admin.orgId, [event('late')], new Date())
           wrote()
           await new Promise<void>((r) => (releaseA = r))
@@ -193,7 +194,8 @@ describe.each(await targets())('change feed on %s', (target) => {
       const first = json(await feed('?after=0'))
       expect(first.data.map((e: any) => [e.seq, e.data.object.name])).toEqual([[1, 'early']])
       releaseA()
-      await new Promise((r) => setTimeout(r, 100))
+      // Waits for A's commit itself: a fixed pause was too short under a loaded machine's full suite.
+      await aCommitted
       await sequencePending(h.app.db)
       const second = json(await feed(`?after=${first.next_after}`))
       expect(second.data.map((e: any) => [e.seq, e.data.object.name])).toEqual([[2, 'late']])
@@ -203,8 +205,9 @@ describe.each(await targets())('change feed on %s', (target) => {
       await sql`CREATE TEMP SEQUENCE IF NOT EXISTS naive_seq`.execute(h.app.db)
       await sql`CREATE TABLE naive_events (seq bigint, name text)`.execute(h.app.db)
       let releaseC!: () => void
+      let cCommitted!: Promise<void>
       const cWrote = new Promise<void>((wrote) => {
-        void writerA.db.transaction().execute(async (trx) => {
+        cCommitted = writerA.db.transaction().execute(async (trx) => {
           await sql`INSERT INTO naive_events VALUES (1, 'late')`.execute(trx)
           wrote()
           await new Promise<void>((r) => (releaseC = r))
@@ -215,7 +218,7 @@ describe.each(await targets())('change feed on %s', (target) => {
       const naiveFirst = await sql<{ seq: string }>`SELECT seq FROM naive_events WHERE seq > 0 ORDER BY seq`.execute(h.app.db)
       expect(naiveFirst.rows.map((r) => Number(r.seq))).toEqual([2])
       releaseC()
-      await new Promise((r) => setTimeout(r, 100))
+      await cCommitted
       const naiveSecond = await sql<{ seq: string }>`SELECT seq FROM naive_events WHERE seq > 2 ORDER BY seq`.execute(h.app.db)
       expect(naiveSecond.rows).toEqual([]) // seq 1 committed, and no reader polling after=2 ever sees it
       expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM naive_events`.execute(h.app.db)).rows[0].n).toBe(2)
