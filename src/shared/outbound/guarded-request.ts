@@ -4,10 +4,10 @@
  * could change). No redirects are followed, the whole exchange has a deadline, and the response
  * body is read up to a cap.
  *
- * Webhook deliveries call this hundreds of times a second with the same few URLs, so what depends
- * only on the URL (parsing, the static checks, the Host header) is worked out once per URL, a passed
- * address check is reused for a few seconds (checked-address.ts), and the request goes out in one
- * write (Content-Length, not chunked).
+ * What depends only on the URL (parsing, the static checks, the Host header) is worked out once per
+ * URL, a passed address check is reused for a few seconds (checked-address.ts), and the request goes
+ * out in one write (Content-Length, not chunked). Webhook deliveries, the hot caller, have a pooled
+ * client of their own on the same checks (src/webhooks/delivery-client.ts).
  */
 import http from 'node:http'
 import https from 'node:https'
@@ -26,8 +26,6 @@ export interface OutboundOptions {
   body?: string | Buffer
   timeoutMs?: number
   maxBodyBytes?: number
-  /** Reuse connections (webhook deliveries to the same endpoint); the pool is per checked address. */
-  keepAlive?: boolean
 }
 
 export interface OutboundResponse {
@@ -65,8 +63,6 @@ interface Target {
   path: string
   /** The Host header: host, and the port when it is not the scheme's default. */
   hostHeader: string
-  /** Prefix of the keep-alive pool key; the checked address completes it. */
-  poolPrefix: string
 }
 
 const targets = new Map<string, Target>()
@@ -83,32 +79,10 @@ function targetOf(raw: string): Target {
     port: url.port ? Number(url.port) : undefined,
     path: `${url.pathname}${url.search}`,
     hostHeader: url.host,
-    poolPrefix: `${url.protocol}//${url.hostname}|${url.port}|`,
   }
   if (targets.size >= MAX_TARGETS) targets.clear()
   targets.set(raw, target)
   return target
-}
-
-// Keep-alive pools keyed by the address that was checked, so a reused socket always leads to an
-// address that passed the policy, whatever the host name resolves to later.
-const agents = new Map<string, http.Agent>()
-const MAX_POOLS = 1000
-
-function keepAliveAgent(target: Target, address: string): http.Agent {
-  const key = target.poolPrefix + address
-  let agent = agents.get(key)
-  if (!agent) {
-    if (agents.size >= MAX_POOLS) {
-      const [oldestKey, oldest] = agents.entries().next().value!
-      oldest.destroy()
-      agents.delete(oldestKey)
-    }
-    const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 64, scheduling: 'lifo' as const }
-    agent = target.client === https ? new https.Agent(options) : new http.Agent(options)
-    agents.set(key, agent)
-  }
-  return agent
 }
 
 /** The connection goes to the address just checked, whatever DNS says a moment later. */
@@ -151,7 +125,7 @@ export async function guardedRequest(raw: string, options: OutboundOptions): Pro
         method: options.method ?? 'GET',
         headers: headerList(target, options),
         lookup: lookupTo(checked),
-        agent: options.keepAlive ? keepAliveAgent(target, checked.address) : false,
+        agent: false,
       },
       (res) => {
         const chunks: Buffer[] = []
