@@ -48,6 +48,9 @@ export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-s
 
 /** `root`: the checkout whose service to start (another worktree, to compare before and after). */
 export async function startServiceProcess(env: Record<string, string>, port: number, root = ROOT): Promise<ServiceProcess> {
+  // A service left running by an interrupted run would answer the health check below and be measured instead.
+  const taken = await fetch(`http://127.0.0.1:${port}/healthz`).then(() => true, () => false)
+  if (taken) throw new Error(`port ${port} is already taken (a service left over from an interrupted run?)`)
   const started = performance.now()
   // BENCH_NODE_FLAGS adds flags for one run, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to profile the service.
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)

@@ -93,19 +93,24 @@ export function parseSort(kind: RecordKind, value: unknown): ListSort | undefine
   return field ? { field, descending } : undefined
 }
 
-export function parseRanges(kind: RecordKind, query: Record<string, unknown>): { field: ListField; op: RangeOp; value: unknown }[] {
-  const out: { field: ListField; op: RangeOp; value: unknown }[] = []
-  for (const field of rangeFields(kind)) {
-    for (const op of Object.keys(RANGE_OPS) as RangeOp[]) {
-      const value = query[`${field.name}[${op}]`]
-      if (value !== undefined) out.push({ field, op, value })
-    }
-  }
-  return out
-}
+/** What a query parameter of a kind's list means, with its place among its like (the statement's order). */
+export type ListParam =
+  | { role: 'filter'; field: FieldDef; order: number }
+  | { role: 'range'; field: ListField; op: RangeOp; order: number }
+  | { role: 'in'; field: FieldDef; order: number }
 
-export function parseIns(kind: RecordKind, query: Record<string, unknown>): { field: FieldDef; values: string[] }[] {
-  return inFields(kind)
-    .filter((f) => typeof query[`${f.name}[in]`] === 'string')
-    .map((field) => ({ field, values: [...new Set((query[`${field.name}[in]`] as string).split(','))] }))
-}
+/**
+ * Every filter parameter of a kind's list by its name (`stage`, `amount[gte]`, `stage[in]`), built
+ * once: a request's few parameters are looked up here instead of every possible name being built
+ * and tried against each request's query.
+ */
+export const listParams = perKind((kind): Map<string, ListParam> => {
+  const params = new Map<string, ListParam>()
+  kind.fields.filter((f) => f.filter).forEach((field, order) => params.set(field.name, { role: 'filter', field, order }))
+  let order = 0
+  for (const field of rangeFields(kind)) {
+    for (const op of Object.keys(RANGE_OPS) as RangeOp[]) params.set(`${field.name}[${op}]`, { role: 'range', field, op, order: order++ })
+  }
+  inFields(kind).forEach((field, i) => params.set(`${field.name}[in]`, { role: 'in', field, order: i }))
+  return params
+})

@@ -55,12 +55,12 @@ const MIN_UUID = `'00000000-0000-0000-0000-000000000000'::uuid`
  * the cursor record changed its value in between. An unknown cursor leaves `cur` empty and the
  * page empty (the caller tells why).
  */
-export function sortedPageSql(kind: RecordKind, sort: ListSort, from: string, conditions: string[], cursor: string | null, limit: string, org = '$1'): string {
-  if (sort.field.type === 'enum') return enumPageSql(kind, sort, from, conditions, cursor, limit, org)
+export function sortedPageSql(kind: RecordKind, sort: ListSort, from: string, conditions: string[], cursor: string | null, limit: string, org = '$1', erpShown?: string): string {
+  if (sort.field.type === 'enum') return enumPageSql(kind, sort, from, conditions, cursor, limit, org, erpShown)
   const col = `r.${sort.field.name}`
   const dir = sort.descending ? 'DESC' : 'ASC'
   const after = sort.descending ? '<' : '>'
-  const json = recordJsonText(kind, 'r')
+  const json = recordJsonText(kind, 'r', erpShown)
   const where = conditions.join(' AND ')
   let cte = ''
   let valueAfter = ''
@@ -92,13 +92,13 @@ function cursorValueCte(kind: RecordKind, field: string, cast: string, cursor: s
  * in sortedPageSql. The keyset is (the value's position, id). Values come from the kind definition,
  * never from the request.
  */
-function enumPageSql(kind: RecordKind, sort: ListSort, from: string, conditions: string[], cursor: string | null, limit: string, org: string): string {
+function enumPageSql(kind: RecordKind, sort: ListSort, from: string, conditions: string[], cursor: string | null, limit: string, org: string, erpShown?: string): string {
   const name = sort.field.name
   const values = [...((sort.field as FieldDef).values ?? [])]
   if (sort.descending) values.reverse()
   const dir = sort.descending ? 'DESC' : 'ASC'
   const after = sort.descending ? '<' : '>'
-  const json = recordJsonText(kind, 'r')
+  const json = recordJsonText(kind, 'r', erpShown)
   const where = conditions.join(' AND ')
   const literal = (v: string) => `'${v.replaceAll("'", "''")}'`
   // The cursor's position among the values in this direction (NULL: the cursor is a NULL).

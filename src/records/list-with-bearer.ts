@@ -14,13 +14,20 @@
  * not the integrators this path is for.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { PresentedBearer } from '../http/auth.ts'
 import { CompiledQuery } from 'kysely'
 import type { BearerTokenRow } from '../oauth/token.repository.ts'
 import type { RecordKind } from './record-kind.ts'
 import { erpFieldsAmong, readScopes } from './record-access.ts'
-import { fieldsUsed, listOptionsFrom } from './record-query.ts'
-import { bind, listPageSql, type PageText } from './record.repository.ts'
+import { fieldsUsed, listOptionsOf } from './record-query.ts'
+import { bind, listPageSql, pageEnvelopeSql, type ListOptions, type PageEnvelopeRow, type PageText } from './record.repository.ts'
 import { listRecords, pageForCaller } from './record.service.ts'
+
+/** The statement's one row: the token found (JSON, or null), whether it showed ERP fields, the page. */
+interface BearerListRow extends PageEnvelopeRow {
+  token: string | null
+  erp_shown: boolean | null
+}
 
 /** A route's own scope hook (http/auth.ts requireScopes), run here once the token is judged. */
 export type ScopeCheck = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
@@ -28,7 +35,7 @@ export type ScopeCheck = (request: FastifyRequest, reply: FastifyReply) => Promi
 export async function listWithBearer(request: FastifyRequest, reply: FastifyReply, kind: RecordKind, checks: { read: ScopeCheck; erp?: ScopeCheck }): Promise<PageText> {
   const { db } = request.server
   const presented = request.presentedBearer!
-  const opts = request.validationError ? null : listOptionsFrom(kind, request.query as Record<string, unknown>)
+  const opts = request.validationError ? null : listOptionsOf(kind, request.query as object)
   // Custom field filters are read by the organization's definitions, known only once the token is:
   // such lists take the two-step path.
   const twoStep = async () => {
@@ -48,20 +55,31 @@ export async function listWithBearer(request: FastifyRequest, reply: FastifyRepl
     await checks.erp?.(request, reply)
     return listRecords(db, auth, kind, opts)
   }
-  const needed = erpFieldsAmong(kind, fieldsUsed(opts)).length > 0 ? [...new Set([...readScopes(kind), 'erp:read'])] : readScopes(kind)
-  // $1 and $2 are the lookup's own parameters (token hash, now).
-  const params: unknown[] = [presented.tokenHash, presented.now.toISOString(), presented.servedBy, needed]
-  const page = listPageSql(kind, opts, bind(params), '(SELECT org_id FROM passed)')
-  const text =
-    `WITH tok AS (${presented.lookupSql}), ` +
-    `passed AS (SELECT org_id FROM tok WHERE kind = 'access' AND resource = ANY(CAST($3 AS text[])) AND scopes @> CAST($4 AS text[])) ` +
-    // The token row first (id NULL, which no record has), then the page in its order.
-    `SELECT NULL::uuid AS id, row_to_json(tok)::text AS j FROM tok UNION ALL SELECT p.id, p.j FROM (${page}) p`
-  const rows = (await db.executeQuery<{ id: string | null; j: string }>(CompiledQuery.raw(text, params))).rows
-  const token = rows.find((r) => r.id === null)
-  request.auth = presented.accept(token ? (JSON.parse(token.j) as BearerTokenRow) : null)
+  const { text, params } = bearerListStatement(presented, kind, opts)
+  const row = (await db.executeQuery<BearerListRow>(CompiledQuery.raw(text, params))).rows[0]
+  request.auth = presented.accept(row.token === null ? null : (JSON.parse(row.token) as BearerTokenRow))
   await checks.read(request, reply)
   await request.server.admitRequest(request, reply)
   await checks.erp?.(request, reply)
-  return pageForCaller(db, request.auth, kind, opts, rows.filter((r): r is { id: string; j: string } => r.id !== null))
+  return pageForCaller(db, request.auth, kind, opts, row, row.erp_shown === false)
+}
+
+/**
+ * The one statement of a bearer list: the token lookup, the checks a token must pass for any
+ * record to be read, and the page's envelope. Exported for the benchmark, whose PostgreSQL
+ * baseline runs this very text.
+ */
+export function bearerListStatement(presented: Pick<PresentedBearer, 'lookupSql' | 'tokenHash' | 'now' | 'servedBy'>, kind: RecordKind, opts: ListOptions): { text: string; params: unknown[] } {
+  const needed = erpFieldsAmong(kind, fieldsUsed(opts)).length > 0 ? [...new Set([...readScopes(kind), 'erp:read'])] : readScopes(kind)
+  // $1 and $2 are the lookup's own parameters (token hash, now).
+  const params: unknown[] = [presented.tokenHash, presented.now.toISOString(), presented.servedBy, needed]
+  // Whether the token may read ERP fields: where not, the page reads them as null (record-access.ts's rule).
+  const erpShown = `(SELECT tok.scopes @> CAST(${bind(params)(['erp:read'])} AS text[]) FROM tok)`
+  const page = pageEnvelopeSql(listPageSql(kind, opts, bind(params), '(SELECT org_id FROM passed)', erpShown), opts.limit)
+  const text =
+    `WITH tok AS (${presented.lookupSql}), ` +
+    `passed AS (SELECT org_id FROM tok WHERE kind = 'access' AND resource = ANY(CAST($3 AS text[])) AND scopes @> CAST($4 AS text[])) ` +
+    // The token row (NULL when none is valid now) beside the page's envelope, which is empty unless it passed.
+    `SELECT (SELECT row_to_json(tok)::text FROM tok) AS token, ${erpShown} AS erp_shown, p.n, p.json FROM (${page}) p`
+  return { text, params }
 }

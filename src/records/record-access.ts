@@ -80,9 +80,14 @@ function previousForCaller(kind: RecordKind, caller: Caller, previous: Shown): S
   return recordForCaller(kind, caller, previous)
 }
 
-/** A record or a page given as JSON text; the common case (nothing to hide) costs nothing. */
-export function recordJsonForCaller(kind: RecordKind, caller: Caller, json: string, shape: 'record' | 'page'): string {
+/**
+ * A record or a page given as JSON text; the common case (nothing to hide) costs nothing, nor does
+ * a page whose statement already read the ERP fields as null (`erpNulled`: the bearer list reads
+ * them so for a token without erp:read, record-sql.ts recordJsonText).
+ */
+export function recordJsonForCaller(kind: RecordKind, caller: Caller, json: string, shape: 'record' | 'page', erpNulled = false): string {
   if (!needsShaping(kind, caller)) return json
+  if (erpNulled && mayRead(kind, caller)) return json
   const value = JSON.parse(json)
   if (shape === 'page') value.data = value.data.map((r: Shown) => recordForCaller(kind, caller, r))
   else return JSON.stringify(recordForCaller(kind, caller, value))

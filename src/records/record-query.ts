@@ -5,11 +5,26 @@
  */
 import type { RecordKind } from './record-kind.ts'
 import type { ListOptions } from './record.repository.ts'
-import { parseIns, parseRanges, parseSort } from './list-params.ts'
-import { filterableFields } from './record.schemas.ts'
+import { listParams, parseSort } from './list-params.ts'
 import { parseCustomFilterParams } from './custom-fields/custom-filters.ts'
 
 export function listOptionsFrom(kind: RecordKind, query: Record<string, unknown>): ListOptions {
+  const known = listParams(kind)
+  const filters: (ListOptions['filters'][number] & { order: number })[] = []
+  const ranges: (NonNullable<ListOptions['ranges']>[number] & { order: number })[] = []
+  const ins: (NonNullable<ListOptions['ins']>[number] & { order: number })[] = []
+  let custom = false
+  for (const key of Object.keys(query)) {
+    const value = query[key]
+    if (value === undefined) continue
+    const param = known.get(key)
+    if (param?.role === 'filter') filters.push({ field: param.field, value, order: param.order })
+    else if (param?.role === 'range') ranges.push({ field: param.field, op: param.op, value, order: param.order })
+    else if (param?.role === 'in' && typeof value === 'string') ins.push({ field: param.field, values: [...new Set(value.split(','))], order: param.order })
+    else if (key.startsWith('custom_fields.')) custom = true
+  }
+  // In the kind's order, whatever the query's: one statement text per set of filters.
+  const byOrder = (a: { order: number }, b: { order: number }) => a.order - b.order
   return {
     limit: (query.limit as number | undefined) ?? 50,
     cursor: query.cursor as string | undefined,
@@ -17,13 +32,20 @@ export function listOptionsFrom(kind: RecordKind, query: Record<string, unknown>
     q: query.q as string | undefined,
     updatedSince: query.updated_since as string | undefined,
     ids: typeof query.ids === 'string' ? query.ids.split(',') : undefined,
-    filters: filterableFields(kind)
-      .filter((f) => query[f.name] !== undefined)
-      .map((field) => ({ field, value: query[field.name] })),
-    ranges: parseRanges(kind, query),
-    ins: parseIns(kind, query),
-    custom: parseCustomFilterParams(query),
+    filters: filters.sort(byOrder).map(({ field, value }) => ({ field, value })),
+    ranges: ranges.sort(byOrder).map(({ field, op, value }) => ({ field, op, value })),
+    ins: ins.sort(byOrder).map(({ field, values }) => ({ field, values })),
+    custom: custom ? parseCustomFilterParams(query) : [],
   }
+}
+
+const ofRequest = new WeakMap<object, ListOptions>()
+
+/** listOptionsFrom, read once per request: the scope hooks and the handler all need it. */
+export function listOptionsOf(kind: RecordKind, query: object): ListOptions {
+  let opts = ofRequest.get(query)
+  if (opts === undefined) ofRequest.set(query, (opts = listOptionsFrom(kind, query as Record<string, unknown>)))
+  return opts
 }
 
 /** The fields a list or count sorts or filters by: reading them is reading the field (record-access.ts). */

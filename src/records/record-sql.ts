@@ -47,13 +47,18 @@ const jsonCache = new Map<string, string>()
 /**
  * A record's JSON text, built by PostgreSQL from a row of the kind. `row_to_json` over a sub-select
  * writes compact JSON with the fields in declaration order, and has no argument limit.
+ *
+ * `erpShown`, when given, is an SQL condition: the kind's ERP fields (amounts) read as null where it
+ * is not true. The bearer list's statement passes the check of its own token (list-with-bearer.ts),
+ * so a page for a token without erp:read leaves PostgreSQL already shaped as record-access.ts
+ * shapes it, instead of being parsed and written again in Node.
  */
-export function recordJsonText(kind: RecordKind, alias: string): string {
-  const key = `${kind.name}:${alias}`
+export function recordJsonText(kind: RecordKind, alias: string, erpShown?: string): string {
+  const key = `${kind.name}:${alias}:${erpShown ?? ''}`
   const cached = jsonCache.get(key)
   if (cached) return cached
   const columns: string[] = [`${alias}.id`]
-  for (const f of kind.fields) columns.push(`${fieldJson(alias, f)} AS ${f.name}`)
+  for (const f of kind.fields) columns.push(`${f.erp && erpShown ? `CASE WHEN ${erpShown} THEN ${fieldJson(alias, f)} END` : fieldJson(alias, f)} AS ${f.name}`)
   columns.push(
     `${alias}.src_id`,
     `${alias}.custom_fields`,
@@ -61,7 +66,7 @@ export function recordJsonText(kind: RecordKind, alias: string): string {
     `${timestampJson(`${alias}.updated_at`)} AS updated_at`,
   )
   const text = `(SELECT row_to_json(x)::text FROM (SELECT ${columns.join(', ')}) x)`
-  jsonCache.set(key, text)
+  if (jsonCache.size < 1000) jsonCache.set(key, text)
   return text
 }
 

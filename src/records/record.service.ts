@@ -17,10 +17,11 @@ import {
   findRecordJson,
   insertRecord,
   listRecordsPage,
-  pageFromRows,
+  pageFromEnvelope,
   updateRecord,
   type Executor,
   type ListOptions,
+  type PageEnvelopeRow,
   type PageText,
   type RowValues,
 } from './record.repository.ts'
@@ -99,16 +100,16 @@ export async function listRecords(executor: Executor, auth: AuthContext, kind: R
   return shownPage(kind, auth, await listRecordsPage(executor, auth.orgId, kind, await resolveCustomFilters(executor, auth.orgId, kind, opts)))
 }
 
-/** The same answer from the rows of a statement that also checked the caller (list-with-bearer.ts). */
-export async function pageForCaller(executor: Executor, auth: AuthContext, kind: RecordKind, opts: ListOptions, rows: { id: string; j: string }[]): Promise<PageText> {
+/** The same answer from the envelope of a statement that also checked the caller (list-with-bearer.ts). */
+export async function pageForCaller(executor: Executor, auth: AuthContext, kind: RecordKind, opts: ListOptions, row: PageEnvelopeRow, erpNulled: boolean): Promise<PageText> {
   assertMayRead(kind, auth)
   assertMayUseFields(kind, auth, fieldsUsed(opts))
-  return shownPage(kind, auth, await pageFromRows(executor, auth.orgId, kind, opts, rows))
+  return shownPage(kind, auth, await pageFromEnvelope(executor, auth.orgId, kind, opts, row), erpNulled)
 }
 
-function shownPage(kind: RecordKind, auth: AuthContext, { cursorKnown, ...page }: PageText & { cursorKnown: boolean }): PageText {
+function shownPage(kind: RecordKind, auth: AuthContext, { cursorKnown, ...page }: PageText & { cursorKnown: boolean }, erpNulled = false): PageText {
   if (!cursorKnown) throw new UnknownCursor()
-  return { ...page, json: recordJsonForCaller(kind, auth, page.json, 'page') }
+  return { ...page, json: recordJsonForCaller(kind, auth, page.json, 'page', erpNulled) }
 }
 
 /** How many records a list with these filters holds, with the list's scope rules. */
