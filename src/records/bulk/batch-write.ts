@@ -56,7 +56,8 @@ export async function writeBatch(db: Db, auth: AuthContext, kind: RecordKind, op
       const result = await db.transaction().execute(async (trx) => {
         const plan = await planWrites(trx, auth, kind, operation, checked, options)
         const written = await applyPlan(trx, auth, kind, plan, new Date())
-        for (const [action, changes] of written.events) if (await emitChanges(trx, auth, action, changes, options)) queued = true
+        // A bulk write numbers its events itself, under the journal counter lock (src/events/sequencer.ts).
+        for (const [action, changes] of written.events) if (await emitChanges(trx, auth, action, changes, { ...options, numberEvents: {} })) queued = true
         return answer(auth, kind, operation, checked, written)
       })
       if (queued) changesCommitted()
