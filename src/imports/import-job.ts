@@ -101,7 +101,7 @@ export async function runImportJob(job: ImportJob): Promise<void> {
     let lastRead = 1
     await job.refreshStatistics?.()
     try {
-      for await (const r of csvRows(filePieces(db, imp.org_id, imp.id), imp.processed)) {
+      for await (const r of csvRows(() => filePieces(db, imp.org_id, imp.id), imp.processed)) {
         lastRead = r.number
         page.push(r)
         if (page.length === IMPORT_PAGE_ROWS) {
