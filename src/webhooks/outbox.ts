@@ -11,7 +11,7 @@ import type { DB } from '../db/database.ts'
 import { recordChangeHooks, type RecordChangeHook } from '../records/index.ts'
 import { uuidv7 } from '../shared/ids.ts'
 import { jsonTextColumn } from '../db/json-array.ts'
-import { envelope, eventBodies, eventsForChange } from './webhook-events.ts'
+import { createdEventBodies, envelope, eventBodies, eventsForChange } from './webhook-events.ts'
 import { lockEventCounter } from '../events/sequencer.ts'
 
 /**
@@ -94,6 +94,15 @@ export const outboxHook: RecordChangeHook = async (trx, auth, action, changes, o
   // Every event is built and journaled, subscribed or not: the journal is the record's history.
   const events: QueuedEvent[] = []
   for (const change of changes) {
+    if (action === 'created' && change.afterText !== undefined) {
+      // A bulk create: the body is spliced from the record's JSON text (webhook-events.ts).
+      const id = uuidv7(at)
+      const created = createdEventBodies(id, at, auth.orgId, change)
+      if (created) {
+        events.push({ id, recordId: change.id, ...created })
+        continue
+      }
+    }
     for (const event of eventsForChange(action, change)) {
       const id = uuidv7(at)
       events.push({ id, type: event.type, recordId: String(event.object.id), ...eventBodies(envelope(id, event.type, at, auth.orgId, event.object, event.previous)) })
