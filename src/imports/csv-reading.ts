@@ -6,6 +6,7 @@
  */
 import { pipeline, Readable } from 'node:stream'
 import { parse, type Options } from 'csv-parse'
+import { SimpleCsv } from './simple-csv.ts'
 
 export const CSV_OPTIONS: Options = {
   bom: true,
@@ -27,17 +28,42 @@ export interface CsvRow {
   cells: string[]
 }
 
-/** The data rows of a file given as its pieces in order, from the `skip`-th on. */
-export async function* csvRows(pieces: AsyncIterable<Buffer>, skip: number): AsyncGenerator<CsvRow> {
-  const parser = parse(CSV_OPTIONS)
-  // pipeline, not pipe: a failure to read a piece reaches the parser, and so the loop below.
-  pipeline(Readable.from(pieces), parser, () => {})
+/**
+ * The data rows of a file given as its pieces in order, from the `skip`-th on. `open` answers the
+ * pieces from the start each time it is called: the fast reader (simple-csv.ts) takes the file
+ * while it can; a file it gives up on is read again from the start by csv-parse, which goes on
+ * after the records already given (the fast reader gives exactly csv-parse's records up to there).
+ */
+export async function* csvRows(open: () => AsyncIterable<Buffer>, skip: number): AsyncGenerator<CsvRow> {
   let number = 0
   let index = 0
+  // Numbers every record, skips the header and blank rows, and the first `skip` data rows.
+  function* rowsOf(records: readonly string[][]): Generator<CsvRow> {
+    for (const record of records) {
+      number++
+      if (number === 1 || isBlankRecord(record)) continue
+      if (index >= skip) yield { number, index, cells: record }
+      index++
+    }
+  }
+  const fast = new SimpleCsv()
+  for await (const piece of open()) {
+    const records = fast.push(piece)
+    if (records === null) break
+    yield* rowsOf(records)
+  }
+  const last = fast.end()
+  if (last !== null) {
+    yield* rowsOf(last)
+    return
+  }
+  const given = number
+  let seen = 0
+  const parser = parse(CSV_OPTIONS)
+  // pipeline, not pipe: a failure to read a piece reaches the parser, and so the loop below.
+  pipeline(Readable.from(open()), parser, () => {})
   for await (const record of parser as AsyncIterable<string[]>) {
-    number++
-    if (number === 1 || isBlankRecord(record)) continue
-    if (index >= skip) yield { number, index, cells: record }
-    index++
+    if (++seen <= given) continue
+    yield* rowsOf([record])
   }
 }

@@ -101,7 +101,7 @@ export async function runImportJob(job: ImportJob): Promise<void> {
     let lastRead = 1
     await job.refreshStatistics?.()
     try {
-      for await (const r of csvRows(filePieces(db, imp.org_id, imp.id), imp.processed)) {
+      for await (const r of csvRows(() => filePieces(db, imp.org_id, imp.id), imp.processed)) {
         lastRead = r.number
         page.push(r)
         if (page.length === IMPORT_PAGE_ROWS) {
@@ -270,7 +270,10 @@ async function importPageOnce(ctx: PageContext, rows: CsvRow[], ahead: Promise<v
         const id = matched.get(p)
         return id ? { row: p.row.number, id: id.id, body: id.dropSrcId ? withoutSrcId(p.body) : p.body } : { row: p.row.number, body: p.body }
       })
-      const written = await writeRowsReportingProblems(trx, actor, kind, toWrite, job.now())
+      // The page's events are numbered in this transaction, under the journal counter lock, which
+      // the page ahead holds until it commits: the lock is taken only once it has (import-job waits
+      // PostgreSQL cannot see would otherwise deadlock two pages).
+      const written = await writeRowsReportingProblems(trx, actor, kind, toWrite, job.now(), { numberEventsAfter: ahead })
       counts.created += written.created
       counts.updated += written.updated
       if (written.queued) queued = true

@@ -5,14 +5,16 @@
  * checked to be UTF-8 and CSV all the way through, and its rows are counted: a file that cannot be
  * imported is refused at once, before anything is written, and the progress bar knows its total.
  */
+import { pipeline, Readable } from 'node:stream'
 import type { MultipartFile, MultipartValue } from '@fastify/multipart'
-import { parse, type Parser } from 'csv-parse'
+import { CsvError, parse, type Parser } from 'csv-parse'
 import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
 import { ProblemError, ValidationFailed } from '../shared/errors.ts'
 import { CSV_OPTIONS, isBlankRecord } from './csv-reading.ts'
-import { deleteChunks, insertChunk } from './import.repository.ts'
+import { deleteChunks, insertChunk, readChunk } from './import.repository.ts'
+import { SimpleCsv } from './simple-csv.ts'
 
 /** Size of the file's pieces in the database. */
 const CHUNK_BYTES = 1024 * 1024
@@ -73,24 +75,27 @@ async function storeFile(part: MultipartFile, db: Kysely<DB>, orgId: string, imp
     pendingBytes = 0
   }
   for await (const piece of part.file as AsyncIterable<Buffer>) {
+    let text: string
     try {
-      decoder.decode(piece, { stream: true })
+      text = decoder.decode(piece, { stream: true })
     } catch {
       throw notUtf8()
     }
-    counter.write(piece)
+    counter.write(text)
     bytes += piece.length
     pending.push(piece)
     pendingBytes += piece.length
     if (pendingBytes >= CHUNK_BYTES) await flush()
   }
+  let rest: string
   try {
-    decoder.decode()
+    rest = decoder.decode()
   } catch {
     throw notUtf8()
   }
+  counter.write(rest)
   await flush()
-  const { header, rows } = await counter.end()
+  const { header, rows } = await counter.end(() => storedPieces(db, orgId, importId))
   if (!header || header.every((h) => h.trim() === '')) throw new ValidationFailed('The file is empty: its first row must name the columns.', [{ field: 'file', message: 'has no header row' }])
   return { name: part.filename || null, bytes, header, rows }
 }
@@ -99,32 +104,53 @@ function notUtf8(): ValidationFailed {
   return new ValidationFailed('The file is not UTF-8 text. Save it as "CSV UTF-8" and upload it again.', [{ field: 'file', message: 'must be UTF-8' }])
 }
 
-/** Parses the file as it streams by, keeping only its header and the count of its data rows. */
-function countRecords(): { write(piece: Buffer): void; end(): Promise<{ header: string[] | null; rows: number }> } {
-  const parser: Parser = parse(CSV_OPTIONS)
+/**
+ * Reads the file as it streams by (its decoded text, in order), keeping only its header and the
+ * count of its data rows: with the fast reader (simple-csv.ts) while it can, and for a file it
+ * gives up on, with csv-parse over the pieces stored, which refuses the file or counts it. A file
+ * only csv-parse may judge is thus refused once stored whole, not at its first bad byte.
+ */
+function countRecords(): { write(text: string): void; end(stored: () => AsyncIterable<Buffer>): Promise<{ header: string[] | null; rows: number }> } {
+  const fast = new SimpleCsv()
   let header: string[] | null = null
   let rows = 0
-  let failure: Error | null = null
-  parser.on('readable', () => {
-    let record: string[] | null
-    while ((record = parser.read() as string[] | null) !== null) {
+  const count = (records: readonly string[][]) => {
+    for (const record of records) {
       if (header === null) header = record
       else if (!isBlankRecord(record)) rows++
     }
-  })
-  parser.on('error', (err) => (failure ??= err))
+  }
   return {
-    write(piece) {
-      if (failure) throw notCsv(failure)
-      parser.write(piece)
+    write(text) {
+      const records = fast.pushText(text)
+      if (records !== null) count(records)
     },
-    end: () =>
-      new Promise((resolve, reject) => {
-        if (failure) return reject(notCsv(failure))
-        parser.once('end', () => (failure ? reject(notCsv(failure)) : resolve({ header, rows })))
-        parser.once('error', (err) => reject(notCsv(err)))
-        parser.end()
-      }),
+    async end(stored) {
+      const last = fast.end()
+      if (last !== null) {
+        count(last)
+        return { header, rows }
+      }
+      header = null
+      rows = 0
+      const parser: Parser = parse(CSV_OPTIONS)
+      pipeline(Readable.from(stored()), parser, () => {})
+      try {
+        for await (const record of parser as AsyncIterable<string[]>) count([record])
+      } catch (err) {
+        // A stored piece that could not be read back is the database's failure, not the file's.
+        throw err instanceof CsvError ? notCsv(err) : err
+      }
+      return { header, rows }
+    },
+  }
+}
+
+async function* storedPieces(db: Kysely<DB>, orgId: string, importId: string): AsyncGenerator<Buffer> {
+  for (let seq = 0; ; seq++) {
+    const piece = await readChunk(db, orgId, importId, seq)
+    if (!piece) return
+    yield piece
   }
 }
 

@@ -12,7 +12,7 @@ export type RecordAction = 'created' | 'updated' | 'deleted' | 'converted' | 'es
  * Told of the changes of one action in one write (one change, or a bulk write's many, so a listener
  * can handle them in one statement). Resolves true when it queued work to start after the commit.
  */
-export type RecordChangeHook = (trx: Kysely<DB>, auth: AuthContext, action: RecordAction, changes: readonly RecordChange[]) => Promise<boolean | void>
+export type RecordChangeHook = (trx: Kysely<DB>, auth: AuthContext, action: RecordAction, changes: readonly RecordChange[], options: WriteOptions) => Promise<boolean | void>
 
 export const recordChangeHooks: RecordChangeHook[] = []
 
@@ -32,13 +32,21 @@ export function changesCommitted(): void {
  */
 export interface WriteOptions {
   suppressEvents?: boolean
+  /**
+   * Set by bulk writes (the batch endpoint, an import page): their events are numbered in the
+   * writing transaction, under the organization's journal counter lock, instead of after the commit
+   * by the sequencer (src/events/sequencer.ts says why that is safe). `after` is awaited before the
+   * lock is taken: an import page waits there for the page ahead of it, which holds the lock until
+   * it commits, so two pages never wait on each other in opposite directions.
+   */
+  numberEvents?: { after?: Promise<unknown> }
 }
 
 /** Runs the hooks inside the changes' transaction; true when one queued work for after the commit. */
 export async function emitChanges(trx: Kysely<DB>, auth: AuthContext, action: RecordAction, changes: readonly RecordChange[], options: WriteOptions = {}): Promise<boolean> {
   if (options.suppressEvents || changes.length === 0) return false
   let queued = false
-  for (const hook of recordChangeHooks) if ((await hook(trx, auth, action, changes)) === true) queued = true
+  for (const hook of recordChangeHooks) if ((await hook(trx, auth, action, changes, options)) === true) queued = true
   return queued
 }
 

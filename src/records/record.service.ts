@@ -49,6 +49,12 @@ export interface RecordChange {
   id: string
   after: Record<string, unknown> | null
   before: Record<string, unknown> | null
+  /**
+   * `after` as the database wrote it (its JSON text, as lists serve it), when the writer has it: a
+   * bulk create's event body is this text spliced into its envelope, and `after` is parsed only if
+   * someone reads it (an import reads none of its 1,000 records a page).
+   */
+  afterText?: string
 }
 
 function normalizeDecimal(f: FieldDef, value: unknown): unknown {

@@ -11,7 +11,8 @@ import type { DB } from '../db/database.ts'
 import { recordChangeHooks, type RecordChangeHook } from '../records/index.ts'
 import { uuidv7 } from '../shared/ids.ts'
 import { jsonTextColumn } from '../db/json-array.ts'
-import { envelope, eventBodies, eventsForChange } from './webhook-events.ts'
+import { createdEventBodies, envelope, eventBodies, eventsForChange } from './webhook-events.ts'
+import { lockEventCounter } from '../events/sequencer.ts'
 
 /**
  * The channel API actions (test event, manual retry) wake every process's dispatcher on. The outbox
@@ -31,20 +32,49 @@ export interface QueuedEvent {
 /**
  * True when at least one delivery was queued. One statement for the journal rows and the deliveries
  * of all events and all endpoints: a single-record write pays one round trip for its events.
+ *
+ * With `counter` (a bulk write holding the organization's journal counter lock, taken by
+ * lockEventCounter in an earlier statement), the same statement numbers the committed unnumbered
+ * events (what the sequencer would number next), inserts these events numbered after them, and moves
+ * the counter past both: src/events/sequencer.ts has the rule and why it holds.
  */
-export async function enqueueEvents(trx: Kysely<DB>, orgId: string, events: readonly QueuedEvent[], at: Date): Promise<boolean> {
+export async function enqueueEvents(trx: Kysely<DB>, orgId: string, events: readonly QueuedEvent[], at: Date, counter?: number): Promise<boolean> {
   if (events.length === 0) return false
+  const columns = sql`${jsonTextColumn(events.map((e) => e.id))}, ${jsonTextColumn(events.map((e) => e.type))}, ${jsonTextColumn(events.map((e) => e.recordId))},
+                      ${jsonTextColumn(events.map((e) => e.body))}, ${jsonTextColumn(events.map((e) => (e.redactedBody === e.body ? null : e.redactedBody)))}`
   // `redacted` is null where the redacted body is the body (every kind without amounts).
-  const r = await sql<{ n: number }>`
-    WITH e AS MATERIALIZED (
-      SELECT * FROM ROWS FROM (${jsonTextColumn(events.map((e) => e.id))}, ${jsonTextColumn(events.map((e) => e.type))}, ${jsonTextColumn(events.map((e) => e.recordId))},
-                              ${jsonTextColumn(events.map((e) => e.body))}, ${jsonTextColumn(events.map((e) => (e.redactedBody === e.body ? null : e.redactedBody)))})
-        AS e(id, type, record_id, body, redacted)
+  const journal =
+    counter === undefined
+      ? sql`
+    e AS MATERIALIZED (
+      SELECT * FROM ROWS FROM (${columns}) AS e(id, type, record_id, body, redacted)
     ),
     journal AS (
       INSERT INTO events (org_id, id, type, record_id, occurred_at, body)
       SELECT ${orgId}, CAST(e.id AS uuid), e.type, CAST(e.record_id AS uuid), ${at}, e.body FROM e
+    ),`
+      : sql`
+    e AS MATERIALIZED (
+      SELECT * FROM ROWS FROM (${columns}) WITH ORDINALITY AS e(id, type, record_id, body, redacted, ord)
     ),
+    pending AS MATERIALIZED (
+      SELECT id, row_number() OVER (ORDER BY id) AS rn FROM events WHERE org_id = ${orgId} AND seq IS NULL
+    ),
+    pending_numbered AS (
+      UPDATE events p SET seq = CAST(${counter} AS bigint) + pending.rn FROM pending WHERE p.org_id = ${orgId} AND p.id = pending.id
+    ),
+    base AS (
+      SELECT CAST(${counter} AS bigint) + count(*) AS value FROM pending
+    ),
+    journal AS (
+      INSERT INTO events (org_id, id, seq, type, record_id, occurred_at, body)
+      SELECT ${orgId}, CAST(e.id AS uuid), base.value + e.ord, e.type, CAST(e.record_id AS uuid), ${at}, e.body FROM e, base
+    ),
+    counter AS (
+      UPDATE org_counters SET value = base.value + ${events.length} FROM base WHERE org_id = ${orgId} AND name = 'event_seq'
+    ),`
+  const r = await sql<{ n: number }>`
+    WITH ${journal}
     inserted AS (
       INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at, record_id)
       SELECT w.org_id, cairn_uuidv7(${at}), w.id, CAST(e.id AS uuid), e.type,
@@ -59,17 +89,32 @@ export async function enqueueEvents(trx: Kysely<DB>, orgId: string, events: read
   return r.rows[0].n > 0
 }
 
-export const outboxHook: RecordChangeHook = async (trx, auth, action, changes) => {
+export const outboxHook: RecordChangeHook = async (trx, auth, action, changes, options) => {
   const at = new Date()
   // Every event is built and journaled, subscribed or not: the journal is the record's history.
   const events: QueuedEvent[] = []
   for (const change of changes) {
+    if (action === 'created' && change.afterText !== undefined) {
+      // A bulk create: the body is spliced from the record's JSON text (webhook-events.ts).
+      const id = uuidv7(at)
+      const created = createdEventBodies(id, at, auth.orgId, change)
+      if (created) {
+        events.push({ id, recordId: change.id, ...created })
+        continue
+      }
+    }
     for (const event of eventsForChange(action, change)) {
       const id = uuidv7(at)
       events.push({ id, type: event.type, recordId: String(event.object.id), ...eventBodies(envelope(id, event.type, at, auth.orgId, event.object, event.previous)) })
     }
   }
-  return enqueueEvents(trx, auth.orgId, events, at)
+  if (!options.numberEvents || events.length === 0) return enqueueEvents(trx, auth.orgId, events, at)
+  await options.numberEvents.after
+  const counter = await lockEventCounter(trx, auth.orgId)
+  await enqueueEvents(trx, auth.orgId, events, at, counter)
+  // Numbered already: after the commit, the sequencer's wake-up tells feed streams and the
+  // dispatcher (thin deliveries wait for their number) even though it finds nothing to number.
+  return true
 }
 
 /** Idempotent: several apps in one process (tests) share the one hook list. */

@@ -2,7 +2,7 @@
  * The event catalogue of the spec (service-spec.md, Events) and how a record change becomes events:
  * names, the conditions of the special ones (docs/decisions.md, Webhooks) and the delivered body.
  */
-import { changedFields, eventForCaller, type RecordAction, type RecordChange } from '../records/index.ts'
+import { changedFields, eventForCaller, hiddenFields, mayRead, type RecordAction, type RecordChange } from '../records/index.ts'
 import { EVENT_CATALOGUE, TEST_EVENT, type EventEntity } from './event-catalogue.ts'
 
 export { EVENT_CATALOGUE, EVENT_NAMES, TEST_EVENT, type EventEntity } from './event-catalogue.ts'
@@ -57,6 +57,20 @@ export function eventBodies(event: EventEnvelope): { body: string; redactedBody:
   const body = JSON.stringify(event)
   const hidden = eventForCaller(WITHOUT_ERP, event)
   return { body, redactedBody: hidden === event ? body : JSON.stringify(hidden) }
+}
+
+/**
+ * The bodies of a created record's event spliced from the record's JSON text as the database wrote
+ * it (RecordChange.afterText, as lists serve it), instead of parsing it and serialising the
+ * envelope again: the same JSON, keys in envelope order. Null when the change has no text, its kind
+ * is not an event entity, or a registrant without erp:read would see less of it (then eventBodies).
+ */
+export function createdEventBodies(id: string, at: Date, orgId: string, change: RecordChange): { type: string; body: string; redactedBody: string } | null {
+  const entity = change.kind.name
+  if (change.afterText === undefined || !isEntity(entity) || !mayRead(change.kind, WITHOUT_ERP) || hiddenFields(change.kind, WITHOUT_ERP).length > 0) return null
+  const type = `${entity}.created`
+  const body = `{"id":${JSON.stringify(id)},"type":"${type}","timestamp":"${at.toISOString()}","organization_id":${JSON.stringify(orgId)},"data":{"object":${change.afterText}}}`
+  return { type, body, redactedBody: body }
 }
 
 /** Webhooks need crm:read to be registered and read; what they lack is at most erp:read. */

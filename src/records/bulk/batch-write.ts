@@ -56,7 +56,8 @@ export async function writeBatch(db: Db, auth: AuthContext, kind: RecordKind, op
       const result = await db.transaction().execute(async (trx) => {
         const plan = await planWrites(trx, auth, kind, operation, checked, options)
         const written = await applyPlan(trx, auth, kind, plan, new Date())
-        for (const [action, changes] of written.events) if (await emitChanges(trx, auth, action, changes, options)) queued = true
+        // A bulk write numbers its events itself, under the journal counter lock (src/events/sequencer.ts).
+        for (const [action, changes] of written.events) if (await emitChanges(trx, auth, action, changes, { ...options, numberEvents: {} })) queued = true
         return answer(auth, kind, operation, checked, written)
       })
       if (queued) changesCommitted()
@@ -117,10 +118,10 @@ async function planWrites(trx: Db, auth: AuthContext, kind: RecordKind, operatio
 
 export interface Written {
   /**
-   * Index -> the record after the write, parsed once: its event and the answer share the object
-   * (neither changes it; recordForCaller copies when it hides a field).
+   * Index -> the change that wrote the record; its `after`, parsed once, is shared by its event and
+   * the answer (neither changes it; recordForCaller copies when it hides a field).
    */
-  after: Map<number, Shown>
+  after: Map<number, RecordChange>
   created: Set<number>
   events: Map<RecordAction, RecordChange[]>
 }
@@ -157,10 +158,10 @@ export async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, pl
       const res = await insertRows(trx, auth.orgId, kind, columnsOf(kind, Object.keys(group[0].fields)), rows, now, { onSrcId: 'fail', returning: 'json' })
       const byId = new Map(res.rows.map((r) => [r.id, r.json!]))
       group.forEach(({ item }, i) => {
-        const after = JSON.parse(byId.get(ids[i])!) as Shown
-        written.after.set(item.index, after)
+        const change = createdChange(kind, ids[i], byId.get(ids[i])!)
+        written.after.set(item.index, change)
         written.created.add(item.index)
-        record('created', { kind, id: ids[i], after, before: null })
+        record('created', change)
       })
     }
   }
@@ -174,9 +175,9 @@ export async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, pl
       const byId = new Map(res.map((r) => [r.id, r]))
       for (const { item } of group) {
         const row = byId.get(item.id)!
-        const after = JSON.parse(row.after!) as Shown
-        written.after.set(item.index, after)
-        record('updated', { kind, id: item.id, after, before: JSON.parse(row.before!) })
+        const change: RecordChange = { kind, id: item.id, after: JSON.parse(row.after!) as Shown, before: JSON.parse(row.before!) }
+        written.after.set(item.index, change)
+        record('updated', change)
       }
     }
   }
@@ -188,8 +189,22 @@ export async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, pl
   return written
 }
 
+/** A created record's change from its JSON text, parsed the first time `after` is read. */
+function createdChange(kind: RecordKind, id: string, text: string): RecordChange {
+  let parsed: Shown | undefined
+  return {
+    kind,
+    id,
+    before: null,
+    afterText: text,
+    get after(): Shown {
+      return (parsed ??= JSON.parse(text) as Shown)
+    },
+  }
+}
+
 function answer(auth: AuthContext, kind: RecordKind, operation: BatchOperation, items: CheckedItem[], written: Written): BatchResult {
   if (operation === 'delete') return { records: [], created: items.map(() => false), ids: items.map((i) => i.id!) }
-  const records = items.map((item) => recordForCaller(kind, auth, written.after.get(item.index)!) as Shown)
+  const records = items.map((item) => recordForCaller(kind, auth, written.after.get(item.index)!.after as Shown) as Shown)
   return { records, created: items.map((i) => written.created.has(i.index)), ids: records.map((r) => r.id) }
 }

@@ -8,7 +8,7 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import type { AuthContext } from '../../shared/auth-context.ts'
-import { emitChanges } from '../record-events.ts'
+import { emitChanges, type WriteOptions } from '../record-events.ts'
 import type { RecordKind } from '../record-kind.ts'
 import { withArticle } from '../record-labels.ts'
 import { checkEachItem, type CheckedItem } from './batch-items.ts'
@@ -49,8 +49,11 @@ function fieldOf(path: string): string | null {
   return name === '' || name === '(body)' ? null : name
 }
 
-/** Writes the rows that pass every check; `trx` must be a transaction (rows it finds are locked). */
-export async function writeRowsReportingProblems(trx: Kysely<DB>, auth: AuthContext, kind: RecordKind, rows: readonly RowToWrite[], now: Date): Promise<RowsWritten> {
+/**
+ * Writes the rows that pass every check; `trx` must be a transaction (rows it finds are locked).
+ * Events are numbered in the transaction (a bulk write, WriteOptions.numberEvents), after `options.numberEventsAfter`.
+ */
+export async function writeRowsReportingProblems(trx: Kysely<DB>, auth: AuthContext, kind: RecordKind, rows: readonly RowToWrite[], now: Date, options: { numberEventsAfter?: Promise<unknown> } = {}): Promise<RowsWritten> {
   const problems: RowProblem[] = []
   const creates = rows.filter((r) => r.id === undefined)
   const updates = rows.filter((r) => r.id !== undefined)
@@ -83,7 +86,8 @@ export async function writeRowsReportingProblems(trx: Kysely<DB>, auth: AuthCont
   }
   const written = await applyPlan(trx, auth, kind, plan, now)
   let queued = false
-  for (const [action, changes] of written.events) if (await emitChanges(trx, auth, action, changes)) queued = true
+  const eventOptions: WriteOptions = { numberEvents: { after: options.numberEventsAfter } }
+  for (const [action, changes] of written.events) if (await emitChanges(trx, auth, action, changes, eventOptions)) queued = true
   const ids = new Map<number, string>()
   for (const [row, record] of written.after) ids.set(row, record.id)
   problems.sort((a, b) => a.row - b.row)

@@ -1,0 +1,59 @@
+/**
+ * The upload's check and the job's reading with two readers (src/imports/simple-csv.ts, and
+ * csv-parse for files the fast one gives up on): a file is refused as bad CSV whichever reader met
+ * the fault and wherever it is; a file only csv-parse accepts (a carriage return inside an unquoted
+ * cell) is counted and imported exactly as csv-parse reads it, after rows the fast reader gave.
+ */
+import { beforeEach, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { targets } from '../helpers/databases.ts'
+import { appPerFile, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
+import { startImportRunner } from '../../src/imports/runner.ts'
+import { systemClock } from '../../src/shared/clock.ts'
+import { startImport } from './helpers.ts'
+
+describe.each(await targets())('the upload check and the two CSV readers on %s', (target) => {
+  const ctx = appPerFile(target, { SERVICE_ROLE: 'web' })
+  let admin: Member
+  beforeEach(async () => {
+    admin = await createOrgWithAdmin(ctx.app)
+  })
+
+  async function runImports(): Promise<void> {
+    const runner = startImportRunner({ db: ctx.app.db, clock: systemClock, log: ctx.app.log, concurrency: 1, leaseSeconds: 30, single: target === 'pglite' })
+    await new Promise((r) => setTimeout(r, 50))
+    await runner.settled()
+    await runner.stop()
+  }
+
+  const many = (n: number) => Array.from({ length: n }, (_, i) => `Name ${i},n${i}@example.com`).join('\r\n')
+
+  it('refuses bad CSV wherever the fault is, and stores nothing', async () => {
+    // A quote never closed, at the end of a file of 3 MB (pieces stored before the fault is found).
+    for (const csv of [`Last Name,Email\r\n${many(60_000)}\r\n"never closed,x\r\n`, 'Last Name,Email\r\nAda "the" Countess,ada@example.com\r\n', 'Last Name,Email\r\n"Ada"x,ada@example.com\r\n']) {
+      const res = await startImport(admin, { kind: 'contacts' }, csv)
+      expect(res.statusCode, res.body).toBe(400)
+      expect(json(res).detail).toMatch(/^The file is not valid CSV: /)
+    }
+    const chunks = await sql<{ n: number }>`SELECT count(*)::int AS n FROM import_file_chunks`.execute(ctx.app.db)
+    expect(chunks.rows[0].n).toBe(0)
+  })
+
+  it('counts and imports a file only csv-parse reads exactly as csv-parse reads it', async () => {
+    // 2,500 ordinary rows, then a cell with a carriage return in it (data to csv-parse, since the
+    // file's line break is \n), then more rows: the job reads the rest with csv-parse.
+    const rows = Array.from({ length: 2500 }, (_, i) => `Row ${i},r${i}@example.com`)
+    rows.push('Carriage\rReturn,cr@example.com', '', 'Last,last@example.com')
+    const res = await startImport(admin, { kind: 'contacts' }, `Last Name,Email\n${rows.join('\n')}\n`)
+    expect(res.statusCode, res.body).toBe(202)
+    expect(json(res).total_rows).toBe(2502)
+    await runImports()
+    const done = json(await admin.request({ url: `/api/v1/imports/${json(res).id}` }))
+    expect(done).toMatchObject({ status: 'completed', processed: 2502, created: 2502, failed: 0 })
+    const names = (await sql<{ last_name: string }>`SELECT last_name FROM contacts WHERE org_id = ${admin.orgId} ORDER BY email`.execute(ctx.app.db)).rows.map((r) => r.last_name)
+    expect(names).toHaveLength(2502)
+    expect(names).toContain('Carriage\rReturn')
+    expect(names).toContain('Last')
+    expect(new Set(names).size).toBe(2502)
+  })
+})
