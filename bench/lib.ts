@@ -173,6 +173,38 @@ export interface LoadResult {
   non2xx: number
 }
 
+/** True when wrk (a C HTTP load generator, Debian package `wrk`) is on the PATH. */
+export const WRK_AVAILABLE = spawnSync('wrk', ['--version'], { encoding: 'utf8' }).error === undefined
+
+/**
+ * GET load from wrk, 32 connections over 2 threads: an HTTP client as light as pgbench is for
+ * PostgreSQL (about 20 µs of CPU a request here, against 65-85 for autocannon, which runs in this
+ * benchmark's own Node process on the same two cores). `cpuPerRequest` is its CPU per request.
+ */
+export function loadWrk(url: string, headers: Record<string, string>, seconds: number, connections = 32): LoadResult & { cpuPerRequest: number } {
+  const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url]
+  const before = childCpu()
+  const res = spawnSync('wrk', args, { encoding: 'utf8' })
+  if (res.status !== 0) throw new Error(`wrk failed: ${res.stderr}`)
+  const out = res.stdout
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1])
+  const ms = (label: string) => {
+    const m = new RegExp(`\\s${label}%\\s+([\\d.]+)(us|ms|s)`).exec(out)
+    if (!m) return NaN
+    return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1)
+  }
+  const failed = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) + Number(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((a, b) => a + Number(b), 0) ?? 0)
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), requests, p50: ms('50'), p99: ms('99'), non2xx: failed, cpuPerRequest: ((childCpu() - before) / requests) * 1e6 }
+}
+
+/** CPU seconds of this process's finished children (wrk and pgbench run as such). */
+export function childCpu(): number {
+  // /proc/self/stat fields 16 and 17: cutime and cstime, in clock ticks, of waited-for children.
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
+  return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS
+}
+
 /**
  * `request` sends another method and a body (e.g. JSON-RPC POSTs to /mcp); GET by default.
  * `overallRate` fixes the request rate (an open-loop run, as far as the connections allow).

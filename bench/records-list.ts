@@ -4,10 +4,13 @@
  * `GET /api/v1/opportunities?limit=50` as integrators call it: with a bearer access token, once
  * with `crm:read erp:read` and once with `crm:read` only (amounts read as null).
  *
- * The headline baseline is pgbench running the statements the service runs per list request (the
- * bearer lookup and the keyset page) as prepared statements, as the service does
+ * The headline baseline is pgbench running the one statement the service runs per list request
+ * (records/list-with-bearer.ts: the bearer lookup, its checks and the keyset page in its envelope),
+ * built by the service's own builder, as a prepared statement as the service runs it
  * (db/prepared-pool.ts), in rounds interleaved with the API runs (pgbench, API, API, pgbench, ...)
- * so that a drift in the shared machine's load falls on both. Then: an open-loop run at a fixed
+ * so that a drift in the shared machine's load falls on both. The API is loaded by wrk where it is
+ * installed (`apt-get install wrk`: a C client, as pgbench is; ~20 µs of CPU a request on the same
+ * two cores), then once by autocannon (JS, in this process, 65-100 µs a request) for comparison. Then: an open-loop run at a fixed
  * 1,000 requests/s (p50/p99), sorted and filtered pages beside the default page, a page 400,000
  * records deep, start-to-ready on the embedded default, and the cost of the rate limits.
  *
@@ -27,7 +30,7 @@ import { kindsByName } from '../src/records/kinds/index.ts'
 import { bearerListStatement } from '../src/records/list-with-bearer.ts'
 import { sha256 } from '../src/shared/ids.ts'
 import { insertAccessToken } from './bearer-token.ts'
-import { cpuSeconds, ensureDatabase, fmt, load, openLoop, pgbench, ROOT, sampleRss, startServiceProcess, type LoadResult, type ServiceProcess } from './lib.ts'
+import { childCpu, cpuSeconds, ensureDatabase, fmt, load, loadWrk, openLoop, pgbench, ROOT, sampleRss, startServiceProcess, WRK_AVAILABLE, type LoadResult, type ServiceProcess } from './lib.ts'
 import { seedOpportunities } from './seed-opportunities.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -98,6 +101,20 @@ function listRequestSql(tokenHash: Buffer, resource: string): string {
   return `${sql.replace(/\s+/g, ' ')};\n`
 }
 
+/** A closed-loop run at 32 connections by the headline's load generator, with the generator's own CPU per request. */
+function closedLoop(generator: 'wrk' | 'autocannon') {
+  return async (url: string, headers: Record<string, string>, seconds: number): Promise<LoadResult & { clientCpu: number }> => {
+    if (generator === 'wrk') {
+      const r = loadWrk(url, headers, seconds)
+      return { ...r, clientCpu: r.cpuPerRequest }
+    }
+    const before = process.cpuUsage()
+    const r = await load(url, headers, seconds)
+    const used = process.cpuUsage(before)
+    return { ...r, clientCpu: (used.user + used.system) / r.requests }
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 interface Contender {
@@ -133,37 +150,53 @@ async function headline(url: string, orgId: string, tokens: { erp: string; crm: 
   const probed = (await probe.query(script)).rows[0] as { token: string | null; n: number }
   await probe.end()
   if (probed.token === null || probed.n !== 51) throw new Error(`the pgbench statement reads no full page (token ${probed.token === null ? 'not found' : 'found'}, ${probed.n} rows)`)
-  console.log(`\nHeadline: ${rounds} rounds of pgbench -M prepared (the service's statement: bearer lookup, checks and keyset page of 50 in its envelope), then the API with crm:read erp:read and with crm:read only; 32 clients, ${SECONDS} s each`)
-  const baselineTps: number[] = []
-  const runs = new Map<string, { results: LoadResult[]; cpu: number }>()
-  for (let i = 0; i < rounds; i++) {
-    baselineTps.push(pgbench(url, script, SECONDS, 32, 'prepared').tps)
-    const order = contenders.flatMap((c) => (['erp', 'crm'] as const).map((which) => ({ c, which })))
-    const line: string[] = []
-    for (const { c, which } of i % 2 === 0 ? order : order.reverse()) {
-      const before = cpuSeconds(c.service.child.pid!)
-      const r = await load(list(c), bearer(tokens[which]), SECONDS)
-      const key = `${c.name} ${which}`
-      const entry = runs.get(key) ?? { results: [], cpu: 0 }
-      entry.results.push(r)
-      entry.cpu += cpuSeconds(c.service.child.pid!) - before
-      runs.set(key, entry)
-      line.push(`${key} ${fmt(r.rps)}`)
+  // The HTTP side's load generator: wrk where installed (a C client, as pgbench is for PostgreSQL),
+  // autocannon otherwise; with wrk, one autocannon round follows for comparison with earlier figures.
+  const generators: ('wrk' | 'autocannon')[] = WRK_AVAILABLE ? ['wrk', 'autocannon'] : ['autocannon']
+  for (const generator of generators) {
+    const reference = generator !== generators[0]
+    const n = reference ? 1 : rounds
+    const run = closedLoop(generator)
+    console.log(
+      `\n${reference ? 'For comparison, the same with autocannon (JS, in this benchmark process)' : 'Headline'}: ${n} round${n > 1 ? 's' : ''} of pgbench -M prepared (the service's statement: bearer lookup, checks and keyset page of 50 in its envelope), ` +
+        `then the API with crm:read erp:read and with crm:read only, loaded by ${generator}; 32 clients, ${SECONDS} s each`,
+    )
+    const baselineTps: number[] = []
+    const pgbenchCpu: number[] = []
+    const runs = new Map<string, { results: (LoadResult & { clientCpu: number })[]; cpu: number }>()
+    for (let i = 0; i < n; i++) {
+      const clientBefore = childCpu()
+      const baseline = pgbench(url, script, SECONDS, 32, 'prepared')
+      baselineTps.push(baseline.tps)
+      pgbenchCpu.push(((childCpu() - clientBefore) / (baseline.tps * SECONDS)) * 1e6)
+      const order = contenders.flatMap((c) => (['erp', 'crm'] as const).map((which) => ({ c, which })))
+      const line: string[] = []
+      for (const { c, which } of i % 2 === 0 ? order : order.reverse()) {
+        const before = cpuSeconds(c.service.child.pid!)
+        const r = await run(list(c), bearer(tokens[which]), SECONDS)
+        const key = `${c.name} ${which}`
+        const entry = runs.get(key) ?? { results: [], cpu: 0 }
+        entry.results.push(r)
+        entry.cpu += cpuSeconds(c.service.child.pid!) - before
+        runs.set(key, entry)
+        line.push(`${key} ${fmt(r.rps)}`)
+      }
+      console.log(`  round ${i + 1}: pgbench ${fmt(baselineTps[i])} tx/s   ${line.join('   ')} req/s`)
     }
-    console.log(`  round ${i + 1}: pgbench ${fmt(baselineTps[i])} tx/s   ${line.join('   ')} req/s`)
-  }
-  const base = baselineTps.reduce((a, b) => a + b, 0) / baselineTps.length
-  console.log(`  pgbench -M prepared: ${fmt(base)} tx/s (mean of rounds)`)
-  for (const c of contenders) {
-    for (const which of ['erp', 'crm'] as const) {
-      const { results, cpu } = runs.get(`${c.name} ${which}`)!
-      const rps = results.reduce((a, r) => a + r.rps, 0) / results.length
-      const requests = results.reduce((a, r) => a + r.requests, 0)
-      const errors = results.reduce((a, r) => a + r.non2xx, 0)
-      console.log(
-        `  ${c.name.padEnd(7)} API ${which === 'erp' ? 'crm:read erp:read' : 'crm:read only    '} ${fmt(rps).padStart(6)} req/s   p50 ${fmt(median(results.map((r) => r.p50)), 1)} ms   p99 ${fmt(median(results.map((r) => r.p99)), 1)} ms   ` +
-          `API/pgbench-prepared ${fmt(rps / base, 2)} (goal >= 0.5)   service CPU ${fmt((cpu / requests) * 1e6)} µs/request   errors ${errors}`,
-      )
+    const base = baselineTps.reduce((a, b) => a + b, 0) / baselineTps.length
+    console.log(`  pgbench -M prepared: ${fmt(base)} tx/s (mean of rounds)   pgbench CPU ${fmt(median(pgbenchCpu))} µs/transaction`)
+    for (const c of contenders) {
+      for (const which of ['erp', 'crm'] as const) {
+        const { results, cpu } = runs.get(`${c.name} ${which}`)!
+        const rps = results.reduce((a, r) => a + r.rps, 0) / results.length
+        const requests = results.reduce((a, r) => a + r.requests, 0)
+        const errors = results.reduce((a, r) => a + r.non2xx, 0)
+        const clientCpu = results.reduce((a, r) => a + r.clientCpu * r.requests, 0) / requests
+        console.log(
+          `  ${c.name.padEnd(7)} API ${which === 'erp' ? 'crm:read erp:read' : 'crm:read only    '} ${fmt(rps).padStart(6)} req/s   p50 ${fmt(median(results.map((r) => r.p50)), 1)} ms   p99 ${fmt(median(results.map((r) => r.p99)), 1)} ms   ` +
+            `API/pgbench-prepared ${fmt(rps / base, 2)} (goal >= 0.5)   service CPU ${fmt((cpu / requests) * 1e6)} µs/request   ${generator} CPU ${fmt(clientCpu)} µs/request   errors ${errors}`,
+        )
+      }
     }
   }
 
@@ -191,7 +224,7 @@ async function headline(url: string, orgId: string, tokens: { erp: string; crm: 
   const first = new Map<string, LoadResult>()
   for (const [name, query, which] of pages) {
     for (const c of contenders) {
-      const r = await load(`${list(c)}${query}`, bearer(tokens[which]), SECONDS)
+      const r = await closedLoop(generators[0])(`${list(c)}${query}`, bearer(tokens[which]), SECONDS)
       const key = `${c.name} ${which}`
       if (!first.has(key)) first.set(key, r)
       const d = first.get(key)!
