@@ -19,6 +19,7 @@
  *   BENCH_COMPARE=/tmp/list-before BENCH_ONLY=headline npm run bench:records   (another checkout's service in the same rounds)
  *   BENCH_ONLY=rate-limits npm run bench:records     (only the rate-limit rounds; BENCH_ROUND_SECONDS=5, BENCH_ROUND_PAIRS=6)
  */
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -203,6 +204,15 @@ async function headline(url: string, orgId: string, tokens: { erp: string; crm: 
   // Open loop at an evenly paced 1,000 requests/s (lib.ts openLoop); autocannon's overallRate
   // beside it for comparison with earlier figures (it sends each second's share in a burst).
   console.log(`\nFixed rate 1,000 req/s (crm:read erp:read, ${SECONDS} s; goal p99 < 20 ms)`)
+  // Baseline: a bare HTTP server answering the same page, in a process of its own, same rate, same client.
+  const pageFile = path.join(os.tmpdir(), `cairn-bench-page-${process.pid}.json`)
+  fs.writeFileSync(pageFile, await (await fetch(list(contenders[0]), { headers: bearer(tokens.erp) })).text())
+  const bare = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'bench/bare-page-server.ts'), '3709', pageFile], { stdio: ['ignore', 'pipe', 'inherit'] })
+  await new Promise((resolve) => bare.stdout.once('data', resolve))
+  const barePaced = await openLoop('http://127.0.0.1:3709/', {}, 1000, SECONDS)
+  bare.kill()
+  fs.rmSync(pageFile, { force: true })
+  console.log(`  bare HTTP server, same page: evenly paced open loop: ${fmt(barePaced.rps)} req/s   p50 ${fmt(barePaced.p50, 1)} ms   p99 ${fmt(barePaced.p99, 1)} ms   errors ${barePaced.non2xx}`)
   for (const c of contenders) {
     const paced = await openLoop(list(c), bearer(tokens.erp), 1000, SECONDS)
     console.log(`  ${c.name.padEnd(7)} evenly paced open loop: ${fmt(paced.rps)} req/s   p50 ${fmt(paced.p50, 1)} ms   p99 ${fmt(paced.p99, 1)} ms   errors ${paced.non2xx}`)
