@@ -12,6 +12,10 @@
  * amounts. The condition in SQL only guarantees that no record is read for a token they refuse.
  * Session-cookie requests keep the two-step path (a session lookup, then the page): browsers are
  * not the integrators this path is for.
+ *
+ * The statement answers one row: the token, the page's whole envelope (record.repository.ts,
+ * pageEnvelopeSql) and, for a token without erp:read, amounts already read as null by the page
+ * itself, so the service passes the text through; record-access.ts shapes whatever was not.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { PresentedBearer } from '../http/auth.ts'
