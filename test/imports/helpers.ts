@@ -1,5 +1,8 @@
-/** Multipart bodies for `POST /api/v1/imports`, built by the platform's own FormData encoder. */
+/** Multipart bodies for `POST /api/v1/imports`, built by the platform's own FormData encoder; a runner to finish them. */
+import type { FastifyInstance } from 'fastify'
 import type { Member } from '../helpers/build-app.ts'
+import { startImportRunner } from '../../src/imports/runner.ts'
+import { systemClock } from '../../src/shared/clock.ts'
 
 export async function multipart(parts: Record<string, string>, file?: { text: string | Buffer; name?: string }): Promise<{ payload: Buffer; headers: Record<string, string> }> {
   const form = new FormData()
@@ -13,4 +16,12 @@ export async function multipart(parts: Record<string, string>, file?: { text: st
 export async function startImport(member: Member, parts: Record<string, string>, csv?: string | Buffer, headers: Record<string, string> = {}) {
   const body = await multipart(parts, csv === undefined ? undefined : { text: csv })
   return member.request({ method: 'POST', url: '/api/v1/imports', payload: body.payload, headers: { ...body.headers, ...headers } })
+}
+
+/** Runs every queued import to its end with a real runner, as a worker process would. */
+export async function runImports(app: FastifyInstance, target: string): Promise<void> {
+  const runner = startImportRunner({ db: app.db, clock: systemClock, log: app.log, concurrency: 1, leaseSeconds: 30, single: target === 'pglite' })
+  await new Promise((r) => setTimeout(r, 50))
+  await runner.settled()
+  await runner.stop()
 }

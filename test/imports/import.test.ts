@@ -9,9 +9,7 @@ import { sql } from 'kysely'
 import { targets } from '../helpers/databases.ts'
 import { appPerFile, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
 import { createVia } from '../helpers/samples.ts'
-import { startImportRunner } from '../../src/imports/runner.ts'
-import { systemClock } from '../../src/shared/clock.ts'
-import { startImport } from './helpers.ts'
+import { runImports, startImport } from './helpers.ts'
 
 describe.each(await targets())('CSV imports on %s', (target) => {
   const ctx = appPerFile(target, { SERVICE_ROLE: 'web', IMPORT_MAX_FILE_BYTES: '65536' })
@@ -21,21 +19,13 @@ describe.each(await targets())('CSV imports on %s', (target) => {
     admin = await createOrgWithAdmin(ctx.app)
   })
 
-  /** Runs every queued import to its end with a real runner, as a worker process would. */
-  async function runImports(): Promise<void> {
-    const runner = startImportRunner({ db: ctx.app.db, clock: systemClock, log: ctx.app.log, concurrency: 1, leaseSeconds: 30, single: target === 'pglite' })
-    await new Promise((r) => setTimeout(r, 50))
-    await runner.settled()
-    await runner.stop()
-  }
-
   async function importFile(parts: Record<string, string>, csv: string, m: Member = admin) {
     const res = await startImport(m, parts, csv)
     expect(res.statusCode, res.body).toBe(202)
     const started = json(res)
     expect(started.status).toBe('queued')
     expect(res.headers.location).toBe(`/api/v1/imports/${started.id}`)
-    await runImports()
+    await runImports(ctx.app, target)
     const done = await m.request({ url: `/api/v1/imports/${started.id}` })
     expect(done.statusCode, done.body).toBe(200)
     return json(done)
@@ -212,7 +202,7 @@ describe.each(await targets())('CSV imports on %s', (target) => {
     const res = await startImport(admin, { kind: 'accounts' }, 'name\nA\nB\n')
     expect(res.statusCode).toBe(202)
     await sql`UPDATE import_file_chunks SET data = ${Buffer.from('name\nA\n"B\nC')} WHERE org_id = ${admin.orgId}`.execute(ctx.app.db)
-    await runImports()
+    await runImports(ctx.app, target)
     const done = json(await admin.request({ url: `/api/v1/imports/${json(res).id}` }))
     expect(done.status).toBe('failed')
     expect(done.status_reason).toMatch(/could not be read/)

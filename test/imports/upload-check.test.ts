@@ -8,9 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { targets } from '../helpers/databases.ts'
 import { appPerFile, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
-import { startImportRunner } from '../../src/imports/runner.ts'
-import { systemClock } from '../../src/shared/clock.ts'
-import { startImport } from './helpers.ts'
+import { runImports, startImport } from './helpers.ts'
 
 describe.each(await targets())('the upload check and the two CSV readers on %s', (target) => {
   const ctx = appPerFile(target, { SERVICE_ROLE: 'web' })
@@ -18,13 +16,6 @@ describe.each(await targets())('the upload check and the two CSV readers on %s',
   beforeEach(async () => {
     admin = await createOrgWithAdmin(ctx.app)
   })
-
-  async function runImports(): Promise<void> {
-    const runner = startImportRunner({ db: ctx.app.db, clock: systemClock, log: ctx.app.log, concurrency: 1, leaseSeconds: 30, single: target === 'pglite' })
-    await new Promise((r) => setTimeout(r, 50))
-    await runner.settled()
-    await runner.stop()
-  }
 
   const many = (n: number) => Array.from({ length: n }, (_, i) => `Name ${i},n${i}@example.com`).join('\r\n')
 
@@ -47,7 +38,7 @@ describe.each(await targets())('the upload check and the two CSV readers on %s',
     const res = await startImport(admin, { kind: 'contacts' }, `Last Name,Email\n${rows.join('\n')}\n`)
     expect(res.statusCode, res.body).toBe(202)
     expect(json(res).total_rows).toBe(2502)
-    await runImports()
+    await runImports(ctx.app, target)
     const done = json(await admin.request({ url: `/api/v1/imports/${json(res).id}` }))
     expect(done).toMatchObject({ status: 'completed', processed: 2502, created: 2502, failed: 0 })
     const names = (await sql<{ last_name: string }>`SELECT last_name FROM contacts WHERE org_id = ${admin.orgId} ORDER BY email`.execute(ctx.app.db)).rows.map((r) => r.last_name)
