@@ -7,6 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
+import { freePort } from '../helpers/live-service.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -42,7 +43,7 @@ afterEach(() => {
 describe('embedded database folder lock', () => {
   it('refuses a second process, keeps data across restarts, recovers from SIGKILL', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-lock-'))
-    const port = 40000 + Math.floor(Math.random() * 10000)
+    const port = await freePort()
     const first = await startServer(dir, port)
     children.push(first.child)
     const second = spawnSync(process.execPath, [path.join(ROOT, 'src/server.ts')], {

@@ -15,7 +15,7 @@ import type { SourceSim } from '../../tools/source-sim/main.ts'
 import { appPerFile, createOrgWithAdmin, json } from '../helpers/build-app.ts'
 import { createPostgresDatabase, targets } from '../helpers/databases.ts'
 import { spawnService } from '../helpers/service-process.ts'
-import { signIn } from '../helpers/live-service.ts'
+import { freePort, signIn } from '../helpers/live-service.ts'
 import { openEmbedded, openPostgres } from '../../src/db/connect.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
@@ -121,7 +121,8 @@ for (const target of await targets()) {
     it('is continued by the restarted service and ends in the state of an uninterrupted run', async () => {
       const created = target === 'postgres' ? await createPostgresDatabase() : null
       const dataDir = target === 'pglite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-kill-')) : null
-      const port = 3900 + Math.floor(Math.random() * 500)
+      // A port the OS gives: a fixed range once met a port this machine's other services hold (4222).
+      const port = await freePort()
       const env = { PORT: String(port), ...(created ? { DATABASE_URL: created.url } : { DATA_DIR: dataDir! }), ...simSettings(big), MIGRATION_LEASE_SECONDS: '2' }
       const url = `http://127.0.0.1:${port}`
       // Two organizations, the same source: one run is killed twice, the other left alone.
