@@ -28,6 +28,7 @@ import { csvRows, type CsvRow } from './csv-reading.ts'
 import { customFieldOfTarget, importableFields } from './header-mapping.ts'
 import { kindOfImport, type DedupeKey } from './import-request.ts'
 import { addProgress, finishImport, insertIssues, markRunning, readChunk, type ImportIssue, type ImportRow } from './import.repository.ts'
+import { AHEAD_PATIENCE_MS, OrderedPages, PageAheadTooSlow, patientWait } from './ordered-pages.ts'
 
 /** Rows per page (one transaction): the batch endpoint's largest batch. */
 export const IMPORT_PAGE_ROWS = 1000
@@ -58,6 +59,8 @@ export interface ImportJob {
   refreshStatistics?(options?: { vacuum?: boolean }): Promise<void>
   /** Throws ClaimLost when the job must stop (claim lost, process stopping); awaited before each page. */
   gate(): void | Promise<void>
+  /** How long a page waits for the page ahead with its transaction open (ordered-pages.ts); AHEAD_PATIENCE_MS by default. */
+  aheadPatienceMs?: number
 }
 
 interface Column {
@@ -196,54 +199,32 @@ function prepare(ctx: PageContext, row: CsvRow): Prepared {
   return p
 }
 
-/**
- * Pages written at the same time, each in its own transaction, committing in file order: a page
- * commits only after the page ahead of it has (it waits for `ahead` before its last statement), so
- * the committed rows are always a prefix of the file and a resumed job skips exactly those. While one
- * page is in PostgreSQL the next is read, checked and sent.
- */
-class OrderedPages {
-  #last: Promise<void> = Promise.resolve()
-  #open: Promise<void>[] = []
-  readonly limit: number
-  constructor(limit: number) {
-    this.limit = limit
-  }
-
-  /** Starts a page; waits while `limit` pages are in flight (and throws if the oldest failed). */
-  async add(run: (ahead: Promise<void>) => Promise<void>): Promise<void> {
-    const page = run(this.#last)
-    page.catch(() => {}) // reported by whoever awaits it
-    this.#last = page
-    this.#open.push(page)
-    if (this.#open.length >= this.limit) await this.#open.shift()
-  }
-
-  /** Waits for every page; throws the first failure. */
-  async drain(): Promise<void> {
-    while (this.#open.length > 0) await this.#open.shift()
-  }
-
-  /** Waits for every page, failed or not (before the job reports its own end). */
-  async settle(): Promise<void> {
-    await Promise.allSettled(this.#open.splice(0))
-  }
-}
-
 /** Attempts of a page that met another writer's new record on a src_id (the second finds it). */
 const PAGE_ATTEMPTS = 3
 
+/** A page deduplicated by src_id found a src_id taken that its match had not seen: another writer committed it since. */
+class SrcIdTakenSinceMatch extends Error {}
+
 function isSrcIdRace(err: unknown): boolean {
+  if (err instanceof SrcIdTakenSinceMatch) return true
   const e = err as { code?: string; constraint?: string }
   return e?.code === '23505' && !!e.constraint?.endsWith('src_id_key')
 }
 
 async function importPage(ctx: PageContext, rows: CsvRow[], ahead: Promise<void>): Promise<void> {
   await ctx.job.gate()
+  const patience = ctx.job.aheadPatienceMs ?? AHEAD_PATIENCE_MS
   for (let attempt = 1; ; attempt++) {
     try {
-      return await importPageOnce(ctx, rows, ahead)
+      return await importPageOnce(ctx, rows, patientWait(ahead, patience))
     } catch (err) {
+      // Rolled back while waiting for the page ahead (ordered-pages.ts says why): run again once it
+      // has ended. It cannot happen twice: by then there is nothing ahead to wait for.
+      if (err instanceof PageAheadTooSlow) {
+        await ahead
+        attempt--
+        continue
+      }
       // Another import (or a batch) created a record with one of this page's src_ids between the
       // page's lookup and its write: run the page again, which now sees that record.
       if (attempt < PAGE_ATTEMPTS && isSrcIdRace(err)) continue
@@ -252,7 +233,7 @@ async function importPage(ctx: PageContext, rows: CsvRow[], ahead: Promise<void>
   }
 }
 
-async function importPageOnce(ctx: PageContext, rows: CsvRow[], ahead: Promise<void>): Promise<void> {
+async function importPageOnce(ctx: PageContext, rows: CsvRow[], ahead: PromiseLike<void>): Promise<void> {
   const { job, kind, actor } = ctx
   const imp = job.row
   const prepared = rows.map((r) => prepare(ctx, r))
@@ -274,6 +255,10 @@ async function importPageOnce(ctx: PageContext, rows: CsvRow[], ahead: Promise<v
       // the page ahead holds until it commits: the lock is taken only once it has (import-job waits
       // PostgreSQL cannot see would otherwise deadlock two pages).
       const written = await writeRowsReportingProblems(trx, actor, kind, toWrite, job.now(), { numberEventsAfter: ahead })
+      // Matched by src_id at the start of the round, then refused for a src_id taken: another import
+      // or batch committed it in between (each statement reads what is committed when it starts).
+      // Rolled back and run again, the page finds that record and updates it, as it should.
+      if (ctx.dedupeBy === 'src_id' && written.srcIdTaken.length > 0) throw new SrcIdTakenSinceMatch()
       counts.created += written.created
       counts.updated += written.updated
       if (written.queued) queued = true

@@ -37,6 +37,8 @@ export interface ImportRunnerOptions {
   refreshStatistics?(options?: { vacuum?: boolean }): Promise<void>
   /** A name for this runner's claims (tests give two runners in one process different names). */
   owner?: string
+  /** How long a page waits for the page ahead with its transaction open (imports/ordered-pages.ts). */
+  aheadPatienceMs?: number
 }
 
 export function startImportRunner(opts: ImportRunnerOptions): ImportRunner {
@@ -64,7 +66,7 @@ export function startImportRunner(opts: ImportRunnerOptions): ImportRunner {
         if (lost || loop.stopped) throw new ClaimLost()
       }
       return () =>
-        runImportJob({ db: opts.db, owner, row, now, gate, pagesInFlight: opts.single ? 1 : PAGES_IN_FLIGHT, refreshStatistics: opts.refreshStatistics })
+        runImportJob({ db: opts.db, owner, row, now, gate, pagesInFlight: opts.single ? 1 : PAGES_IN_FLIGHT, refreshStatistics: opts.refreshStatistics, aheadPatienceMs: opts.aheadPatienceMs })
           .catch((err) => opts.log.error({ err, import: row.id }, 'CSV import failed'))
           .finally(async () => {
             clearInterval(renew)

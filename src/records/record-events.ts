@@ -39,7 +39,7 @@ export interface WriteOptions {
    * lock is taken: an import page waits there for the page ahead of it, which holds the lock until
    * it commits, so two pages never wait on each other in opposite directions.
    */
-  numberEvents?: { after?: Promise<unknown> }
+  numberEvents?: { after?: PromiseLike<unknown> }
 }
 
 /** Runs the hooks inside the changes' transaction; true when one queued work for after the commit. */

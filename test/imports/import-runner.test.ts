@@ -18,6 +18,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
 import { systemClock } from '../../src/shared/clock.ts'
 import { multipart, startImport } from './helpers.ts'
+import { createVia } from '../helpers/samples.ts'
 
 const contactsCsv = (n: number, prefix = 'C') => `last_name,src_id\n${Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(6, '0')},${prefix}-${i}`).join('\n')}\n`
 
@@ -89,6 +90,31 @@ describe.each(await targets())('import jobs on %s', (target) => {
     expect(await contactNames()).toHaveLength(2000)
   })
 
+  // A page matches its rows by src_id, then another writer commits one of those src_ids before the
+  // page writes: the page must find that record and update it, not report the row as a duplicate.
+  // The page is held (its lock on the record it updates) until the test has created the other one.
+  it.runIf(target === 'postgres')('updates a record another writer created with a src_id after the page matched (dedupe_by=src_id)', async () => {
+    const existing = json(await admin.request({ method: 'POST', url: '/api/v1/contacts', payload: { last_name: 'Existing', src_id: 'old-1' } }))
+    const id = await queued('last_name,src_id\nChanged,old-1\nArrived,new-1\n', { kind: 'contacts', dedupe_by: 'src_id' })
+    let run: ReturnType<typeof startImportRunner> | undefined
+    await ctx.app.db.transaction().execute(async (trx) => {
+      await sql`SELECT id FROM contacts WHERE org_id = ${admin.orgId} AND id = ${existing.id} FOR UPDATE`.execute(trx)
+      run = startImportRunner({ db: ctx.app.db, clock: systemClock, log: ctx.app.log, concurrency: 1, leaseSeconds: 30, owner: 'race' })
+      const until = Date.now() + 20_000
+      // The page has matched old-1 (and found no new-1) and waits for this lock to update old-1.
+      while ((await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(ctx.app.db)).rows[0].n === 0) {
+        if (Date.now() > until) throw new Error('the page never waited for the lock')
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      await createVia(admin, 'contact', { last_name: 'Other writer', src_id: 'new-1' })
+    })
+    await new Promise((r) => setTimeout(r, 50))
+    await run!.settled()
+    await run!.stop()
+    expect(await importRow(id)).toMatchObject({ status: 'completed', processed: 2, created: 0, updated: 2, failed: 0 })
+    expect(await contactNames()).toEqual(['Arrived', 'Changed'])
+  }, 60_000)
+
   it('fails cleanly when its processes keep dying, keeping what was imported', async () => {
     const id = await queued(contactsCsv(10))
     await sql`UPDATE imports SET status = 'running', processed = 4, attempts = 2, lease_owner = 'dead', lease_until = now() - interval '1 second' WHERE id = ${id}`.execute(ctx.app.db)
@@ -101,6 +127,47 @@ describe.each(await targets())('import jobs on %s', (target) => {
     expect(done.status_reason).toMatch(/stopped 3 times/)
     expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM import_file_chunks WHERE import_id = ${id}`.execute(ctx.app.db)).rows[0].n).toBe(0)
   })
+
+  // The cycle of ordered-pages.ts: the page behind writes src_id "dup" first and waits in the
+  // service for the page ahead, which then waits in PostgreSQL for the page behind's "dup".
+  // Held up by a lock this test holds on the account its first row names, the page ahead reaches
+  // its write only after the page behind has written. Without a bound on the wait this never ends.
+  it.runIf(target === 'postgres')('does not hang when the page behind writes a src_id the page ahead writes too', async () => {
+    const held = json(await admin.request({ method: 'POST', url: '/api/v1/accounts', payload: { name: 'Held Co' } }))
+    const lines = Array.from({ length: 2000 }, (_, i) => `P${String(i).padStart(6, '0')},${i === 1 || i === 1000 ? 'dup' : `p-${i}`},${i === 0 ? 'Held Co' : ''}`)
+    const id = await queued(`last_name,src_id,account\n${lines.join('\n')}\n`)
+    // Read on the connection holding the lock, which pg_backend_pid() leaves out (it holds an xid too);
+    // a transaction sees one snapshot of pg_stat_activity until it clears it.
+    const activity = async (trx: typeof ctx.app.db) => {
+      await sql`SELECT pg_stat_clear_snapshot()`.execute(trx)
+      return (await sql<{ waiting: number; written: number }>`
+        SELECT count(*) FILTER (WHERE wait_event_type = 'Lock')::int AS waiting,
+               count(*) FILTER (WHERE state = 'idle in transaction' AND backend_xid IS NOT NULL)::int AS written
+        FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`.execute(trx)).rows[0]
+    }
+    let run: ReturnType<typeof startImportRunner> | undefined
+    await ctx.app.db.transaction().execute(async (trx) => {
+      await sql`SELECT id FROM accounts WHERE org_id = ${admin.orgId} AND id = ${held.id} FOR UPDATE`.execute(trx)
+      run = startImportRunner({ db: ctx.app.db, clock: systemClock, log: ctx.app.log, concurrency: 1, leaseSeconds: 30, owner: 'cycle', aheadPatienceMs: 1500 })
+      const until = Date.now() + 20_000
+      // The page ahead waits for this lock; the page behind has written its rows ("dup" among them).
+      for (let a = await activity(trx); !(a.waiting >= 1 && a.written >= 1); a = await activity(trx)) {
+        if (Date.now() > until) throw new Error(`the pages never reached the cycle's start: ${JSON.stringify(a)}`)
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      await new Promise((r) => setTimeout(r, 200))
+    })
+    await new Promise((r) => setTimeout(r, 50))
+    const settled = await Promise.race([run!.settled().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 20_000))])
+    await run!.stop()
+    expect(settled, 'the import hung: two pages waited on each other').toBe(true)
+    expect(await importRow(id)).toMatchObject({ status: 'completed_with_errors', processed: 2000, created: 1999, failed: 1 })
+    const issues = (await admin.request({ url: `/api/v1/imports/${id}/issues.csv` })).body
+    expect(issues).toMatch(/^1002,src_id,src_id,is already the src_id of a contact/m)
+    const dup = (await sql<{ last_name: string; account_id: string | null }>`SELECT last_name, account_id FROM contacts WHERE org_id = ${admin.orgId} AND src_id = 'dup'`.execute(ctx.app.db)).rows
+    expect(dup).toEqual([{ last_name: 'P000001', account_id: null }])
+    expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM contacts WHERE org_id = ${admin.orgId} AND account_id = ${held.id}`.execute(ctx.app.db)).rows[0].n).toBe(1)
+  }, 60_000)
 
   it('rolls a page back whole when another process took the import meanwhile', async () => {
     const id = await queued(contactsCsv(50))

@@ -38,6 +38,11 @@ export interface RowsWritten {
   problems: RowProblem[]
   /** Records of the rows written, by row: the created or changed record's id. */
   ids: Map<number, string>
+  /**
+   * Rows refused because their src_id is another record's (among `problems`). A caller that matched
+   * its rows by src_id earlier in the transaction reads these as another writer's commit since.
+   */
+  srcIdTaken: number[]
   /** Work queued for after the commit (call changesCommitted() once the transaction commits). */
   queued: boolean
 }
@@ -53,7 +58,7 @@ function fieldOf(path: string): string | null {
  * Writes the rows that pass every check; `trx` must be a transaction (rows it finds are locked).
  * Events are numbered in the transaction (a bulk write, WriteOptions.numberEvents), after `options.numberEventsAfter`.
  */
-export async function writeRowsReportingProblems(trx: Kysely<DB>, auth: AuthContext, kind: RecordKind, rows: readonly RowToWrite[], now: Date, options: { numberEventsAfter?: Promise<unknown> } = {}): Promise<RowsWritten> {
+export async function writeRowsReportingProblems(trx: Kysely<DB>, auth: AuthContext, kind: RecordKind, rows: readonly RowToWrite[], now: Date, options: { numberEventsAfter?: PromiseLike<unknown> } = {}): Promise<RowsWritten> {
   const problems: RowProblem[] = []
   const creates = rows.filter((r) => r.id === undefined)
   const updates = rows.filter((r) => r.id !== undefined)
@@ -72,9 +77,12 @@ export async function writeRowsReportingProblems(trx: Kysely<DB>, auth: AuthCont
   // A src_id written must not be another record's (the unique key would fail the whole page).
   const srcIds = [...checkedCreates, ...checkedUpdates].map((i) => i.values.srcId).filter((s): s is string => typeof s === 'string')
   const holders = await findExisting(trx, auth.orgId, kind, 'src_id', srcIds)
+  const srcIdTaken: number[] = []
   for (const item of [...checkedCreates, ...checkedUpdates]) {
     const holder = item.values.srcId ? holders.get(item.values.srcId) : undefined
-    if (holder !== undefined && holder !== item.id) refuse(item.index, 'src_id', `is already the src_id of ${withArticle(kind.label.toLowerCase())} of this organization (import with dedupe_by=src_id to update it)`)
+    if (holder === undefined || holder === item.id) continue
+    srcIdTaken.push(item.index)
+    refuse(item.index, 'src_id', `is already the src_id of ${withArticle(kind.label.toLowerCase())} of this organization (import with dedupe_by=src_id to update it)`)
   }
   const live = [...checkedCreates, ...checkedUpdates].filter((i) => !refused.has(i.index))
   for (const e of await missingReferences(trx, auth.orgId, kind, live)) refuse(e.index!, fieldOf(e.field), e.message)
@@ -91,7 +99,7 @@ export async function writeRowsReportingProblems(trx: Kysely<DB>, auth: AuthCont
   const ids = new Map<number, string>()
   for (const [row, record] of written.after) ids.set(row, record.id)
   problems.sort((a, b) => a.row - b.row)
-  return { created: plan.creates.length, updated: plan.updates.length, problems, ids, queued }
+  return { created: plan.creates.length, updated: plan.updates.length, problems, ids, queued, srcIdTaken }
 }
 
 /** Checks items as the batch does; the items keep the caller's row numbers as their index. */
