@@ -105,7 +105,9 @@ export function sampleRss(pid: number): { stop(): number } {
   }
 }
 
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
+/** The kernel's clock ticks per second, asked once, by the first benchmark that reads CPU time. */
+let clockTicksAsked: number | undefined
+const clockTicks = () => (clockTicksAsked ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100)
 
 /**
  * CPU seconds (user + system) a process has used so far, from /proc: divided by the requests of a
@@ -114,7 +116,7 @@ const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' 
 export function cpuSeconds(pid: number): number {
   // Fields 14 and 15 of /proc/<pid>/stat, counted after the parenthesised command name.
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks()
 }
 
 /**
@@ -137,7 +139,7 @@ export function cpuSecondsOfCommand(command: string): number {
     const fields = stat.slice(close + 2).split(' ')
     ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
   }
-  return ticks / CLOCK_TICKS
+  return ticks / clockTicks()
 }
 
 /**
@@ -161,7 +163,7 @@ export function cpuSecondsOfBackends(database: string): number {
     const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
     ticks += Number(fields[11]) + Number(fields[12])
   }
-  return ticks / CLOCK_TICKS
+  return ticks / clockTicks()
 }
 
 export interface LoadResult {
@@ -173,8 +175,10 @@ export interface LoadResult {
   non2xx: number
 }
 
-/** True when wrk (a C HTTP load generator, Debian package `wrk`) is on the PATH. */
-export const WRK_AVAILABLE = spawnSync('wrk', ['--version'], { encoding: 'utf8' }).error === undefined
+/** True when wrk (a C HTTP load generator, Debian package `wrk`) is on the PATH; asked by the benchmarks that use it, not at import. */
+export function wrkAvailable(): boolean {
+  return spawnSync('wrk', ['--version'], { encoding: 'utf8' }).error === undefined
+}
 
 /**
  * GET load from wrk, 32 connections over 2 threads: an HTTP client as light as pgbench is for
@@ -202,7 +206,7 @@ export function childCpu(): number {
   // /proc/self/stat fields 16 and 17: cutime and cstime, in clock ticks, of waited-for children.
   const stat = fs.readFileSync('/proc/self/stat', 'utf8')
   const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
-  return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS
+  return (Number(fields[13]) + Number(fields[14])) / clockTicks()
 }
 
 /**

@@ -31,7 +31,7 @@ import { kindsByName } from '../src/records/kinds/index.ts'
 import { bearerListStatement } from '../src/records/list-with-bearer.ts'
 import { sha256 } from '../src/shared/ids.ts'
 import { insertAccessToken } from './bearer-token.ts'
-import { childCpu, cpuSeconds, ensureDatabase, fmt, load, loadWrk, openLoop, pgbench, ROOT, sampleRss, startServiceProcess, WRK_AVAILABLE, type LoadResult, type ServiceProcess } from './lib.ts'
+import { childCpu, cpuSeconds, ensureDatabase, fmt, load, loadWrk, openLoop, pgbench, ROOT, sampleRss, startServiceProcess, wrkAvailable, type LoadResult, type ServiceProcess } from './lib.ts'
 import { seedOpportunities } from './seed-opportunities.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -153,7 +153,7 @@ async function headline(url: string, orgId: string, tokens: { erp: string; crm: 
   if (probed.token === null || probed.n !== 51) throw new Error(`the pgbench statement reads no full page (token ${probed.token === null ? 'not found' : 'found'}, ${probed.n} rows)`)
   // The HTTP side's load generator: wrk where installed (a C client, as pgbench is for PostgreSQL),
   // autocannon otherwise; with wrk, one autocannon round follows for comparison with earlier figures.
-  const generators: ('wrk' | 'autocannon')[] = WRK_AVAILABLE ? ['wrk', 'autocannon'] : ['autocannon']
+  const generators: ('wrk' | 'autocannon')[] = wrkAvailable() ? ['wrk', 'autocannon'] : ['autocannon']
   for (const generator of generators) {
     const reference = generator !== generators[0]
     const n = reference ? 1 : rounds

@@ -22,7 +22,7 @@ import type { PresentedBearer } from '../http/auth.ts'
 import { CompiledQuery } from 'kysely'
 import type { BearerTokenRow } from '../oauth/token.repository.ts'
 import type { RecordKind } from './record-kind.ts'
-import { erpFieldsAmong, readScopes } from './record-access.ts'
+import { erpShownSql, scopesToUseFields } from './record-access.ts'
 import { fieldsUsed, listOptionsOf } from './record-query.ts'
 import { bind, listPageSql, pageEnvelopeSql, type ListOptions, type PageEnvelopeRow, type PageText } from './record.repository.ts'
 import { listRecords, pageForCaller } from './record.service.ts'
@@ -74,11 +74,11 @@ export async function listWithBearer(request: FastifyRequest, reply: FastifyRepl
  * baseline runs this very text.
  */
 export function bearerListStatement(presented: Pick<PresentedBearer, 'lookupSql' | 'tokenHash' | 'now' | 'servedBy'>, kind: RecordKind, opts: ListOptions): { text: string; params: unknown[] } {
-  const needed = erpFieldsAmong(kind, fieldsUsed(opts)).length > 0 ? [...new Set([...readScopes(kind), 'erp:read'])] : readScopes(kind)
+  const needed = scopesToUseFields(kind, fieldsUsed(opts))
   // $1 and $2 are the lookup's own parameters (token hash, now).
   const params: unknown[] = [presented.tokenHash, presented.now.toISOString(), presented.servedBy, needed]
   // Whether the token may read ERP fields: where not, the page reads them as null (record-access.ts's rule).
-  const erpShown = `(SELECT tok.scopes @> CAST(${bind(params)(['erp:read'])} AS text[]) FROM tok)`
+  const erpShown = `(SELECT ${erpShownSql('tok.scopes', bind(params))} FROM tok)`
   const page = pageEnvelopeSql(listPageSql(kind, opts, bind(params), '(SELECT org_id FROM passed)', erpShown), opts.limit)
   const text =
     `WITH tok AS (${presented.lookupSql}), ` +

@@ -54,9 +54,31 @@ export function erpFieldsAmong(kind: RecordKind, names: readonly string[]): stri
   return (erpFieldsByKind.get(kind) ?? []).filter((f) => names.includes(f))
 }
 
+/** The scope that shows ERP fields. */
+const ERP_READ: Scope = 'erp:read'
+
 /** Fields hidden from this caller (null in answers), or none. */
 export function hiddenFields(kind: RecordKind, caller: Caller): readonly string[] {
-  return caller.scopes.has('erp:read') ? [] : (erpFieldsByKind.get(kind) ?? kind.fields.filter((f) => f.erp).map((f) => f.name))
+  return caller.scopes.has(ERP_READ) ? [] : (erpFieldsByKind.get(kind) ?? kind.fields.filter((f) => f.erp).map((f) => f.name))
+}
+
+/**
+ * The scopes a list or count naming these fields needs, for a statement that judges its own token
+ * (records/list-with-bearer.ts): the kind's read scopes, and erp:read when an ERP field is named
+ * (assertMayUseFields's rule).
+ */
+export function scopesToUseFields(kind: RecordKind, names: readonly string[]): Scope[] {
+  const read = readScopes(kind)
+  return erpFieldsAmong(kind, names).length > 0 && !read.includes(ERP_READ) ? [...read, ERP_READ] : read
+}
+
+/**
+ * hiddenFields's rule as an SQL condition, for a statement that judges its own token: true where the
+ * scopes (`scopesSql`, a text[] expression) show ERP fields. `bindScopes` binds the scope list and
+ * returns its placeholder.
+ */
+export function erpShownSql(scopesSql: string, bindScopes: (scopes: Scope[]) => string): string {
+  return `${scopesSql} @> CAST(${bindScopes([ERP_READ])} AS text[])`
 }
 
 /** True when an answer about a record of this kind must be changed before this caller sees it. */

@@ -6,7 +6,7 @@
  * and its deliveries commit or vanish together, so a crash can never lose an event; the dispatcher
  * sends them afterwards.
  */
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { DB } from '../db/database.ts'
 import { recordChangeHooks, type RecordChangeHook } from '../records/index.ts'
 import { uuidv7 } from '../shared/ids.ts'
@@ -43,9 +43,26 @@ export async function enqueueEvents(trx: Kysely<DB>, orgId: string, events: read
   const columns = sql`${jsonTextColumn(events.map((e) => e.id))}, ${jsonTextColumn(events.map((e) => e.type))}, ${jsonTextColumn(events.map((e) => e.recordId))},
                       ${jsonTextColumn(events.map((e) => e.body))}, ${jsonTextColumn(events.map((e) => (e.redactedBody === e.body ? null : e.redactedBody)))}`
   // `redacted` is null where the redacted body is the body (every kind without amounts).
-  const journal =
-    counter === undefined
-      ? sql`
+  const journal = counter === undefined ? journalUnnumbered(columns, orgId, at) : journalNumberedAfter(columns, orgId, at, counter, events.length)
+  const r = await sql<{ n: number }>`
+    WITH ${journal}
+    inserted AS (
+      INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at, record_id)
+      SELECT w.org_id, cairn_uuidv7(${at}), w.id, CAST(e.id AS uuid), e.type,
+             CASE WHEN w.include_amounts THEN e.body ELSE coalesce(e.redacted, e.body) END,
+             'pending', ${at}, ${at}, ${at},
+             CASE WHEN w.ordering = 'per_record' THEN CAST(e.record_id AS uuid) END
+      FROM e JOIN webhooks w ON w.org_id = ${orgId} AND w.status = 'active' AND e.type = ANY (w.events)
+      RETURNING 1
+    )
+    SELECT count(*)::int AS n FROM inserted
+  `.execute(trx)
+  return r.rows[0].n > 0
+}
+
+/** CTEs `e` (the events) and `journal`: the events go to the journal unnumbered, for the sequencer to number after the commit. */
+function journalUnnumbered(columns: RawBuilder<unknown>, orgId: string, at: Date): RawBuilder<unknown> {
+  return sql`
     e AS MATERIALIZED (
       SELECT * FROM ROWS FROM (${columns}) AS e(id, type, record_id, body, redacted)
     ),
@@ -53,7 +70,15 @@ export async function enqueueEvents(trx: Kysely<DB>, orgId: string, events: read
       INSERT INTO events (org_id, id, type, record_id, occurred_at, body)
       SELECT ${orgId}, CAST(e.id AS uuid), e.type, CAST(e.record_id AS uuid), ${at}, e.body FROM e
     ),`
-      : sql`
+}
+
+/**
+ * CTEs `e` (the events) and the numbering of a bulk write holding the counter lock: the committed
+ * unnumbered events numbered first, then these events after them, then the counter moved past both
+ * (src/events/sequencer.ts has the rule).
+ */
+function journalNumberedAfter(columns: RawBuilder<unknown>, orgId: string, at: Date, counter: number, count: number): RawBuilder<unknown> {
+  return sql`
     e AS MATERIALIZED (
       SELECT * FROM ROWS FROM (${columns}) WITH ORDINALITY AS e(id, type, record_id, body, redacted, ord)
     ),
@@ -71,22 +96,8 @@ export async function enqueueEvents(trx: Kysely<DB>, orgId: string, events: read
       SELECT ${orgId}, CAST(e.id AS uuid), base.value + e.ord, e.type, CAST(e.record_id AS uuid), ${at}, e.body FROM e, base
     ),
     counter AS (
-      UPDATE org_counters SET value = base.value + ${events.length} FROM base WHERE org_id = ${orgId} AND name = 'event_seq'
+      UPDATE org_counters SET value = base.value + ${count} FROM base WHERE org_id = ${orgId} AND name = 'event_seq'
     ),`
-  const r = await sql<{ n: number }>`
-    WITH ${journal}
-    inserted AS (
-      INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, body, status, next_attempt_at, created_at, updated_at, record_id)
-      SELECT w.org_id, cairn_uuidv7(${at}), w.id, CAST(e.id AS uuid), e.type,
-             CASE WHEN w.include_amounts THEN e.body ELSE coalesce(e.redacted, e.body) END,
-             'pending', ${at}, ${at}, ${at},
-             CASE WHEN w.ordering = 'per_record' THEN CAST(e.record_id AS uuid) END
-      FROM e JOIN webhooks w ON w.org_id = ${orgId} AND w.status = 'active' AND e.type = ANY (w.events)
-      RETURNING 1
-    )
-    SELECT count(*)::int AS n FROM inserted
-  `.execute(trx)
-  return r.rows[0].n > 0
 }
 
 export const outboxHook: RecordChangeHook = async (trx, auth, action, changes, options) => {
