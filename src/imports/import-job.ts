@@ -15,6 +15,7 @@ import {
   MATCH_KEYS,
   recordsByMatchKey,
   resolveReferences,
+  takeDeduplicationTurn,
   writeRowsReportingProblems,
   type CustomFieldDefinition,
   type FieldDef,
@@ -245,6 +246,8 @@ async function importPageOnce(ctx: PageContext, rows: CsvRow[], ahead: PromiseLi
     await resolvePageReferences(trx, ctx, prepared, columnOf)
     const ok = prepared.filter((p) => p.issues.length === 0)
     const byRow = new Map(prepared.map((p) => [p.row.number, p]))
+    // Another import deduplicating the same kind waits until this page commits, then finds its records.
+    if (ctx.dedupeBy) await takeDeduplicationTurn(trx, imp.org_id, kind)
     for (const round of dedupeRounds(ctx, ok)) {
       const matched = await matchExisting(trx, ctx, round)
       const toWrite: RowToWrite[] = round.map((p) => {

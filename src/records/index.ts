@@ -50,7 +50,7 @@ export { writeBatch, type BatchOptions, type BatchResult } from './bulk/batch-wr
 export { columnsOf, type BulkColumn, type BulkResult, type BulkWritten } from './bulk/bulk-sql.ts'
 export { updateMatched, upsertImported, type ImportedRow, type ImportWriteOptions } from './bulk/import-write.ts'
 export { addSourceAliases, hasSourceAliases, knownSourceIds, type KnownSourceId } from './bulk/source-ids.ts'
-export { MATCH_KEYS, recordsByMatchKey, type MatchKey } from './bulk/match-keys.ts'
+export { MATCH_KEYS, recordsByMatchKey, takeDeduplicationTurn, type MatchKey } from './bulk/match-keys.ts'
 export { countUnsetReferences, countWithSourceIds, setReferencesBySourceId } from './bulk/source-references.ts'
 export { numberImportedCases } from './cases/case-numbers.ts'
 // CSV imports: rows checked like batch items, the good ones written and the others reported;

@@ -41,3 +41,15 @@ export async function recordsByMatchKey(db: Executor, orgId: string, kind: Recor
   for (const row of r.rows) found.set(row.k, row.id)
   return found
 }
+
+/**
+ * Makes writers that deduplicate records of one kind in one organization take turns, until the
+ * caller's transaction ends. A CSV import page deduplicating by email, domain or name (nothing
+ * unique holds those) takes it before it looks its keys up, so a second import of the same keys at
+ * the same time finds what the first created and updates it instead of creating it again. One
+ * PostgreSQL advisory lock per organization and kind: such imports interleave page by page, and
+ * the lock table holds one entry per transaction whatever the page's size.
+ */
+export async function takeDeduplicationTurn(db: Executor, orgId: string, kind: RecordKind): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext('cairn.deduplication'), hashtext(${`${orgId}:${kind.name}`}))`.execute(db)
+}
