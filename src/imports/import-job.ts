@@ -204,7 +204,11 @@ function prepare(ctx: PageContext, row: CsvRow): Prepared {
 const PAGE_ATTEMPTS = 3
 
 /** A page deduplicated by src_id found a src_id taken that its match had not seen: another writer committed it since. */
-class SrcIdTakenSinceMatch extends Error {}
+class SrcIdTakenSinceMatch extends Error {
+  constructor() {
+    super(`another writer kept creating records with this page's src_ids while the page was written (${PAGE_ATTEMPTS} attempts)`)
+  }
+}
 
 function isSrcIdRace(err: unknown): boolean {
   if (err instanceof SrcIdTakenSinceMatch) return true
