@@ -219,7 +219,8 @@ function isSrcIdRace(err: unknown): boolean {
 async function importPage(ctx: PageContext, rows: CsvRow[], ahead: Promise<void>): Promise<void> {
   await ctx.job.gate()
   const patience = ctx.job.aheadPatienceMs ?? AHEAD_PATIENCE_MS
-  for (let attempt = 1; ; attempt++) {
+  let srcIdRaces = 0
+  for (;;) {
     try {
       return await importPageOnce(ctx, rows, patientWait(ahead, patience))
     } catch (err) {
@@ -227,12 +228,11 @@ async function importPage(ctx: PageContext, rows: CsvRow[], ahead: Promise<void>
       // has ended. It cannot happen twice: by then there is nothing ahead to wait for.
       if (err instanceof PageAheadTooSlow) {
         await ahead
-        attempt--
         continue
       }
       // Another import (or a batch) created a record with one of this page's src_ids between the
       // page's lookup and its write: run the page again, which now sees that record.
-      if (attempt < PAGE_ATTEMPTS && isSrcIdRace(err)) continue
+      if (++srcIdRaces < PAGE_ATTEMPTS && isSrcIdRace(err)) continue
       throw err
     }
   }
