@@ -6,7 +6,6 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import http from 'node:http'
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import pg from 'pg'
 import autocannon from 'autocannon'
@@ -219,47 +218,16 @@ export async function load(url: string, headers: Record<string, string>, seconds
 }
 
 /**
- * A true open loop: request i is due at start + i / rate, sent then on a free keep-alive socket
- * whatever earlier answers did, and its latency counts from when it was due, so a stall shows in
- * the requests that waited behind it (no coordinated omission). autocannon's overallRate instead
- * lets each connection send its share of a second back to back and then wait for the next second:
- * its p50/p99 are those of 64 requests in flight at once, not of an evenly paced rate.
+ * An evenly paced open loop at `rate` requests/s (bench/open-loop.ts says how it counts), from a
+ * process of its own so that this process's heap and pauses are not measured as the server's.
  */
 export async function openLoop(url: string, headers: Record<string, string>, rate: number, seconds: number, maxSockets = 64): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets })
-  const total = Math.round(rate * seconds)
-  const latencies: number[] = []
-  let errors = 0
-  let sent = 0
-  const t0 = performance.now()
-  const intervalMs = 1000 / rate
-  await new Promise<void>((resolve) => {
-    let done = 0
-    const finish = (due: number, ok: boolean) => {
-      latencies.push(performance.now() - due)
-      if (!ok) errors++
-      if (++done === total) resolve()
-    }
-    const tick = () => {
-      const now = performance.now()
-      while (sent < total && t0 + sent * intervalMs <= now) {
-        const due = t0 + sent * intervalMs
-        sent++
-        const req = http.get(url, { agent, headers }, (res) => {
-          res.resume()
-          res.on('end', () => finish(due, res.statusCode === 200))
-        })
-        req.on('error', () => finish(due, false))
-      }
-      if (sent < total) setTimeout(tick, Math.max(0, t0 + sent * intervalMs - performance.now()))
-    }
-    tick()
-  })
-  const elapsed = (performance.now() - t0) / 1000
-  agent.destroy()
-  latencies.sort((a, b) => a - b)
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]
-  return { rps: total / elapsed, requests: total, p50: at(50), p99: at(99), non2xx: errors }
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'bench/open-loop.ts'), JSON.stringify({ url, headers, rate, seconds, maxSockets })], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve))
+  if (code !== 0) throw new Error(`the open-loop client exited with ${code}`)
+  return JSON.parse(out) as LoadResult
 }
 
 export function pgbench(url: string, script: string, seconds: number, clients = 32, protocol: 'simple' | 'prepared' = 'simple'): { tps: number; latencyMs: number } {

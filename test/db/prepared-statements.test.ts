@@ -5,7 +5,9 @@
  * PostgreSQL only (the embedded database does not go through the preparing pool).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sql } from 'kysely'
+import pg from 'pg'
+import { Kysely, PostgresDialect, sql, type PostgresPoolClient } from 'kysely'
+import { preparingPool } from '../../src/db/prepared-pool.ts'
 import { openPostgres, type Database } from '../../src/db/connect.ts'
 import { createPostgresDatabase, isPostgresReachable } from '../helpers/databases.ts'
 
@@ -41,5 +43,52 @@ describe.runIf(await isPostgresReachable())('prepared statements across a schema
       /cached plan must not change result type/,
     )
     expect((await named('first')).rows).toEqual([{ id: 1, name: 'first', colour: 'blue', size: 3 }])
+  })
+})
+
+describe.runIf(await isPostgresReachable())('the preparing pool’s clients', () => {
+  let pool: pg.Pool
+  let drop: () => Promise<void>
+  beforeAll(async () => {
+    const created = await createPostgresDatabase()
+    drop = created.drop
+    pool = new pg.Pool({ connectionString: created.url, max: 1 })
+    // The database is dropped WITH (FORCE) after the last test, while pool.end() may still be
+    // closing its connection: pg reports that termination as an error on the pool.
+    pool.on('error', () => {})
+  })
+  afterAll(async () => {
+    await pool?.end()
+    await drop?.()
+  })
+  const backendPid = async (client: PostgresPoolClient) => Number((await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', [])).rows[0].pid)
+
+  it('hands out one client per connection, so Kysely keeps one connection object for it', async () => {
+    const preparing = preparingPool(pool)
+    const first = await preparing.connect()
+    const pid = await backendPid(first)
+    first.release()
+    const second = await preparing.connect()
+    expect(second).toBe(first)
+    expect(await backendPid(second)).toBe(pid)
+    second.release()
+  })
+
+  it('closes a connection that Kysely releases as discarded, and opens a new one', async () => {
+    const preparing = preparingPool(pool)
+    const first = await preparing.connect()
+    const pid = await backendPid(first)
+    ;(first.release as (discard?: boolean) => void)(true)
+    const second = await preparing.connect()
+    expect(await backendPid(second)).not.toBe(pid)
+    second.release()
+  })
+
+  it('answers named and unnamed statements with their rows and errors', async () => {
+    const db = new Kysely<Record<string, never>>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) })
+    for (let i = 0; i < 3; i++) expect((await sql<{ n: number }>`SELECT ${i}::int AS n`.execute(db)).rows).toEqual([{ n: i }])
+    expect((await sql<{ one: number }>`SELECT 1 AS one`.execute(db)).rows).toEqual([{ one: 1 }])
+    await expect(sql`SELECT ${'x'}::int`.execute(db)).rejects.toThrow(/invalid input syntax for type integer/)
+    expect((await sql<{ n: number }>`SELECT ${7}::int AS n`.execute(db)).rows).toEqual([{ n: 7 }])
   })
 })
