@@ -12,12 +12,14 @@
  * installed (`apt-get install wrk`: a C client, as pgbench is; ~20 µs of CPU a request on the same
  * two cores), then once by autocannon (JS, in this process, 65-100 µs a request) for comparison. Then: an open-loop run at a fixed
  * 1,000 requests/s (p50/p99), sorted and filtered pages beside the default page, a page 400,000
- * records deep, start-to-ready on the embedded default, and the cost of the rate limits.
+ * records deep, the embedded default's throughput against PostgreSQL's, start-to-ready on the
+ * embedded default, and the cost of the rate limits.
  *
  *   npm run bench:records            (BENCH_SECONDS=10 per run, BENCH_ROUNDS=2; BENCH_RESEED=1 to seed anew)
  *   BENCH_ONLY=headline npm run bench:records        (only the baseline/API rounds, the fixed rate and the sorted/filtered pages)
  *   BENCH_COMPARE=/tmp/list-before BENCH_ONLY=headline npm run bench:records   (another checkout's service in the same rounds)
  *   BENCH_ONLY=rate-limits npm run bench:records     (only the rate-limit rounds; BENCH_ROUND_SECONDS=5, BENCH_ROUND_PAIRS=6)
+ *   BENCH_ONLY=embedded npm run bench:records        (only the embedded default against PostgreSQL; BENCH_EMBEDDED_RECORDS=100000)
  */
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
@@ -32,7 +34,7 @@ import { bearerListStatement } from '../src/records/list-with-bearer.ts'
 import { sha256 } from '../src/shared/ids.ts'
 import { insertAccessToken } from './bearer-token.ts'
 import { childCpu, cpuSeconds, ensureDatabase, fmt, load, loadWrk, openLoop, pgbench, ROOT, sampleRss, startServiceProcess, wrkAvailable, type LoadResult, type ServiceProcess } from './lib.ts'
-import { seedOpportunities } from './seed-opportunities.ts'
+import { seedEmbeddedOpportunities, seedOpportunities } from './seed-opportunities.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const DB_NAME = 'cairn_bench_records'
@@ -257,6 +259,45 @@ async function headline(url: string, orgId: string, tokens: { erp: string; crm: 
   for (const c of contenders) await c.service.stop()
 }
 
+/**
+ * The embedded default against PostgreSQL: the same bearer list (limit 50, crm:read erp:read) from
+ * a service on each, in alternating rounds of the headline's load generator. The embedded folder
+ * holds one organization of BENCH_EMBEDDED_RECORDS opportunities (100,000; a keyset page reads the
+ * primary key either way), PostgreSQL the big organization of the headline.
+ */
+async function embeddedThroughput(url: string, pgToken: string): Promise<void> {
+  const count = Number(process.env.BENCH_EMBEDDED_RECORDS ?? 100_000)
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 2)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-embedded-'))
+  const started = performance.now()
+  const seeded = await seedEmbeddedOpportunities(dir, count, 'http://127.0.0.1:3706')
+  console.log(`\nEmbedded default against PostgreSQL (${fmt(count)} opportunities seeded in ${fmt((performance.now() - started) / 1000, 1)} s; ${rounds} rounds of ${SECONDS} s, 32 connections; goal >= 0.6)`)
+  const services = {
+    postgres: { service: await startServiceProcess({ DATABASE_URL: url, PUBLIC_URL: 'http://127.0.0.1:3701' }, 3701), token: pgToken },
+    embedded: { service: await startServiceProcess({ DATA_DIR: dir, DATABASE_URL: '', PUBLIC_URL: 'http://127.0.0.1:3706' }, 3706), token: seeded.token },
+  }
+  const run = closedLoop(wrkAvailable() ? 'wrk' : 'autocannon')
+  const page = (name: keyof typeof services) => `${services[name].service.url}/api/v1/opportunities?limit=50`
+  const bearer = (name: keyof typeof services) => ({ authorization: `Bearer ${services[name].token}` })
+  for (const name of ['postgres', 'embedded'] as const) await run(page(name), bearer(name), 3)
+  const rps = { postgres: [] as number[], embedded: [] as number[] }
+  for (let i = 0; i < rounds; i++) {
+    const line: string[] = []
+    for (const name of i % 2 === 0 ? (['postgres', 'embedded'] as const) : (['embedded', 'postgres'] as const)) {
+      const before = cpuSeconds(services[name].service.child.pid!)
+      const r = await run(page(name), bearer(name), SECONDS)
+      rps[name].push(r.rps)
+      line.push(`${name} ${fmt(r.rps)} req/s (p99 ${fmt(r.p99, 1)} ms, service CPU ${fmt(((cpuSeconds(services[name].service.child.pid!) - before) / r.requests) * 1e6)} µs/request, errors ${r.non2xx})`)
+    }
+    console.log(`  round ${i + 1}: ${line.join('   ')}`)
+  }
+  for (const { service } of Object.values(services)) await service.stop()
+  fs.rmSync(dir, { recursive: true, force: true })
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+  const ratio = mean(rps.embedded) / mean(rps.postgres)
+  console.log(`  embedded / PostgreSQL: ${fmt(ratio, 2)} (goal >= 0.6): ${ratio >= 0.6 ? 'met' : 'NOT met'}`)
+}
+
 /** Start-to-ready on the embedded default with an existing data folder. */
 async function readiness(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-ready-'))
@@ -286,8 +327,10 @@ async function main() {
   await client.end()
   const only = process.env.BENCH_ONLY
   if (only === 'rate-limits') return rateLimitOverhead(url, session)
+  if (only === 'embedded') return embeddedThroughput(url, tokens.erp)
   await headline(url, orgId, tokens, deepCursor)
   if (only === 'headline') return
+  await embeddedThroughput(url, tokens.erp)
   await readiness()
   await rateLimitOverhead(url, session)
 }
