@@ -10,29 +10,9 @@
  * it with "cached plan must not change result type" on every later use on that connection. Such a
  * statement runs unnamed on that connection from then on, so the process keeps working.
  */
-import crypto from 'node:crypto'
 import type pg from 'pg'
 import type { PostgresPool, PostgresPoolClient } from 'kysely'
-
-const MAX_PREPARED = 500
-const MAX_TEXT = 16_000
-
-/** PostgreSQL's refusal of a prepared statement whose tables changed shape (SQLSTATE 0A000). */
-function isStalePlan(err: unknown): boolean {
-  const e = err as { code?: string; message?: string } | null
-  return e?.code === '0A000' && typeof e.message === 'string' && e.message.includes('cached plan must not change result type')
-}
-
-// Hashing the text on every query showed in profiles; the same few texts repeat, so remember them.
-const names = new Map<string, string>()
-function statementName(text: string): string {
-  let name = names.get(text)
-  if (name === undefined) {
-    name = `c_${crypto.createHash('sha1').update(text).digest('base64url')}`
-    if (names.size < 5000) names.set(text, name)
-  }
-  return name
-}
+import { isStalePlan, MAX_PREPARED, MAX_TEXT, statementName } from './statement-names.ts'
 
 /**
  * A statement through `pg`'s callback form. `client.query` without a callback answers with a

@@ -1,0 +1,89 @@
+/**
+ * Named prepared statements on the embedded database. PGlite's `query` parses, describes, binds
+ * and executes every statement anew, in five calls into its WebAssembly, then syncs: for the
+ * bearer list statement that cost 2.5-4 ms a run against 0.5-1 ms for the same statement prepared
+ * once under a name and then bound and executed in one call (docs/benchmarks.md, "The embedded
+ * default"). The same rules as prepared-pool.ts: names derive from the text, at most MAX_PREPARED
+ * texts are prepared, longer texts and statements without parameters run unnamed, and a statement
+ * whose plan went stale after a schema change runs unnamed after that failure.
+ *
+ * Statements go through PGlite's protocol interface, which takes no lock of its own: each runs
+ * under PGlite's query lock (`runExclusive`), as its own `query` does. Values are written and rows
+ * read by PGlite's own serializers and parsers, so the answers are those of `query`.
+ */
+import { parse, protocol, type PGlite, type Results } from '@electric-sql/pglite'
+import { isStalePlan, MAX_PREPARED, MAX_TEXT, statementName } from './statement-names.ts'
+
+const { serialize } = protocol
+
+function joined(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+/** What one PGlite session has prepared: the names are the session's, whichever object prepared them. */
+interface SessionStatements {
+  /** Prepared statements by name, with their parameters' type oids (from Describe). */
+  prepared: Map<string, number[]>
+  unusable: Set<string>
+}
+const sessions = new WeakMap<PGlite, SessionStatements>()
+
+export class PGlitePreparedStatements {
+  readonly #pglite: PGlite
+  readonly #prepared: Map<string, number[]>
+  readonly #unusable: Set<string>
+
+  constructor(pglite: PGlite) {
+    this.#pglite = pglite
+    let session = sessions.get(pglite)
+    if (!session) sessions.set(pglite, (session = { prepared: new Map(), unusable: new Set() }))
+    this.#prepared = session.prepared
+    this.#unusable = session.unusable
+  }
+
+  /** The statement's results, or null when it is not one to prepare (the caller runs it as usual). */
+  async run(text: string, values: readonly unknown[]): Promise<Results<Record<string, unknown>> | null> {
+    if (values.length === 0 || text.length > MAX_TEXT) return null
+    const name = statementName(text)
+    if (this.#unusable.has(name) || (!this.#prepared.has(name) && this.#prepared.size >= MAX_PREPARED)) return null
+    try {
+      return await this.#pglite.runExclusive(() => this.#execute(name, text, values))
+    } catch (err) {
+      // The statement that meets a stale plan fails; it runs unnamed from then on. (The embedded
+      // database changes its schema only at start, before any statement is prepared; the pool for
+      // PostgreSQL, where a rolling deploy can, reruns it at once.)
+      if (isStalePlan(err)) this.#unusable.add(name)
+      throw err
+    }
+  }
+
+  async #execute(name: string, text: string, values: readonly unknown[]): Promise<Results<Record<string, unknown>>> {
+    let types = this.#prepared.get(name)
+    if (!types) {
+      // Close first: a statement of that name left by a preparation that failed half-way (or by
+      // another holder of this session) would refuse the Parse. Closing a missing one is no error.
+      const described = await this.#pglite.execProtocol(
+        joined([serialize.close({ type: 'S', name }), serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      )
+      types = parse.parseDescribeStatementResults(described.messages)
+      this.#prepared.set(name, types)
+    }
+    const oids = types
+    // As PGlite's query writes them: null stays null; a type without a serializer is sent as text.
+    const written = values.map((value, i) => {
+      if (value === null || value === undefined) return null
+      const serializer = this.#pglite.serializers[oids[i]]
+      return serializer ? serializer(value) : String(value)
+    })
+    const { messages } = await this.#pglite.execProtocol(
+      joined([serialize.bind({ statement: name, values: written }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+    )
+    return parse.parseResults(messages, this.#pglite.parsers, { rowMode: 'object' })[0] as Results<Record<string, unknown>>
+  }
+}
