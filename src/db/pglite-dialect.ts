@@ -11,7 +11,7 @@
  */
 import type { PGlite } from '@electric-sql/pglite'
 import { PGliteDialect, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely'
-import { PGlitePreparedStatements } from './pglite-prepared.ts'
+import { preparedStatementsOf, type PGlitePreparedStatements } from './pglite-prepared.ts'
 
 class Mutex {
   #tail: Promise<void> = Promise.resolve()
@@ -53,7 +53,7 @@ class SerializedDriver implements Driver {
   readonly #connections = new WeakMap<DatabaseConnection, PreparingConnection>()
   constructor(inner: Driver, pglite: PGlite) {
     this.#inner = inner
-    this.#prepared = new PGlitePreparedStatements(pglite)
+    this.#prepared = preparedStatementsOf(pglite)
   }
   init() {
     return this.#inner.init()

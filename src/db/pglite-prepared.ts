@@ -12,7 +12,7 @@
  * read by PGlite's own serializers and parsers, so the answers are those of `query`.
  */
 import { parse, protocol, type PGlite, type Results } from '@electric-sql/pglite'
-import { isStalePlan, MAX_PREPARED, MAX_TEXT, statementName } from './statement-names.ts'
+import { isStalePlan, nameToPrepare } from './statement-names.ts'
 
 const { serialize } = protocol
 
@@ -26,32 +26,24 @@ function joined(parts: Uint8Array[]): Uint8Array {
   return out
 }
 
-/** What one PGlite session has prepared: the names are the session's, whichever object prepared them. */
-interface SessionStatements {
-  /** Prepared statements by name, with their parameters' type oids (from Describe). */
-  prepared: Map<string, number[]>
-  unusable: Set<string>
-}
-const sessions = new WeakMap<PGlite, SessionStatements>()
-
+/**
+ * The statements of one PGlite session. Names are the session's, so there is one of these per
+ * PGlite instance (`preparedStatementsOf`), whoever runs statements on it.
+ */
 export class PGlitePreparedStatements {
   readonly #pglite: PGlite
-  readonly #prepared: Map<string, number[]>
-  readonly #unusable: Set<string>
+  /** Prepared statements by name, with their parameters' type oids (from Describe). */
+  readonly #prepared = new Map<string, number[]>()
+  readonly #unusable = new Set<string>()
 
   constructor(pglite: PGlite) {
     this.#pglite = pglite
-    let session = sessions.get(pglite)
-    if (!session) sessions.set(pglite, (session = { prepared: new Map(), unusable: new Set() }))
-    this.#prepared = session.prepared
-    this.#unusable = session.unusable
   }
 
   /** The statement's results, or null when it is not one to prepare (the caller runs it as usual). */
   async run(text: string, values: readonly unknown[]): Promise<Results<Record<string, unknown>> | null> {
-    if (values.length === 0 || text.length > MAX_TEXT) return null
-    const name = statementName(text)
-    if (this.#unusable.has(name) || (!this.#prepared.has(name) && this.#prepared.size >= MAX_PREPARED)) return null
+    const name = nameToPrepare(text, values.length, this.#prepared, this.#unusable)
+    if (name === null) return null
     try {
       return await this.#pglite.runExclusive(() => this.#execute(name, text, values))
     } catch (err) {
@@ -64,17 +56,7 @@ export class PGlitePreparedStatements {
   }
 
   async #execute(name: string, text: string, values: readonly unknown[]): Promise<Results<Record<string, unknown>>> {
-    let types = this.#prepared.get(name)
-    if (!types) {
-      // Close first: a statement of that name left by a preparation that failed half-way (or by
-      // another holder of this session) would refuse the Parse. Closing a missing one is no error.
-      const described = await this.#pglite.execProtocol(
-        joined([serialize.close({ type: 'S', name }), serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]),
-      )
-      types = parse.parseDescribeStatementResults(described.messages)
-      this.#prepared.set(name, types)
-    }
-    const oids = types
+    const oids = this.#prepared.get(name) ?? (await this.#prepare(name, text))
     // As PGlite's query writes them: null stays null; a type without a serializer is sent as text.
     const written = values.map((value, i) => {
       if (value === null || value === undefined) return null
@@ -86,4 +68,25 @@ export class PGlitePreparedStatements {
     )
     return parse.parseResults(messages, this.#pglite.parsers, { rowMode: 'object' })[0] as Results<Record<string, unknown>>
   }
+
+  /** Parses the statement under its name; answers its parameters' type oids. */
+  async #prepare(name: string, text: string): Promise<number[]> {
+    // Close first: a statement of that name left by a preparation that failed half-way would
+    // refuse the Parse. Closing a missing one is no error.
+    const described = await this.#pglite.execProtocol(
+      joined([serialize.close({ type: 'S', name }), serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+    )
+    const oids = parse.parseDescribeStatementResults(described.messages)
+    this.#prepared.set(name, oids)
+    return oids
+  }
+}
+
+const sessions = new WeakMap<PGlite, PGlitePreparedStatements>()
+
+/** The prepared statements of this PGlite instance's session. */
+export function preparedStatementsOf(pglite: PGlite): PGlitePreparedStatements {
+  let statements = sessions.get(pglite)
+  if (!statements) sessions.set(pglite, (statements = new PGlitePreparedStatements(pglite)))
+  return statements
 }

@@ -12,7 +12,7 @@
  */
 import type pg from 'pg'
 import type { PostgresPool, PostgresPoolClient } from 'kysely'
-import { isStalePlan, MAX_PREPARED, MAX_TEXT, statementName } from './statement-names.ts'
+import { isStalePlan, nameToPrepare } from './statement-names.ts'
 
 /**
  * A statement through `pg`'s callback form. `client.query` without a callback answers with a
@@ -37,13 +37,9 @@ function preparingClient(client: pg.PoolClient): PostgresPoolClient {
   const unusable = new Set<string>()
   return {
     query(text: string, values: unknown[]) {
-      if (values.length === 0 || text.length > MAX_TEXT) return run(client, { text, values })
-      const name = statementName(text)
-      if (unusable.has(name)) return run(client, { text, values })
-      if (!known.has(name)) {
-        if (known.size >= MAX_PREPARED) return run(client, { text, values })
-        known.add(name)
-      }
+      const name = nameToPrepare(text, values.length, known, unusable)
+      if (name === null) return run(client, { text, values })
+      known.add(name)
       return run(client, { name, text, values }).catch(async (err: unknown) => {
         if (!isStalePlan(err)) throw err
         unusable.add(name)

@@ -6,9 +6,9 @@
 import crypto from 'node:crypto'
 
 /** Distinct texts prepared per connection; the rest run unnamed, so varying shapes cannot grow the server's memory without bound. */
-export const MAX_PREPARED = 500
+const MAX_PREPARED = 500
 /** Longer texts (large IN lists and the like) are not worth a name. */
-export const MAX_TEXT = 16_000
+const MAX_TEXT = 16_000
 
 /** PostgreSQL's refusal of a prepared statement whose tables changed shape (SQLSTATE 0A000). */
 export function isStalePlan(err: unknown): boolean {
@@ -24,5 +24,17 @@ export function statementName(text: string): string {
     name = `c_${crypto.createHash('sha1').update(text).digest('base64url')}`
     if (names.size < 5000) names.set(text, name)
   }
+  return name
+}
+
+/**
+ * The name to prepare a statement under on one connection, or null to run it unnamed: it has no
+ * parameters, its text is too long, its plan went stale there, or the connection already holds
+ * MAX_PREPARED others.
+ */
+export function nameToPrepare(text: string, valueCount: number, prepared: { has(name: string): boolean; readonly size: number }, unusable: ReadonlySet<string>): string | null {
+  if (valueCount === 0 || text.length > MAX_TEXT) return null
+  const name = statementName(text)
+  if (unusable.has(name) || (!prepared.has(name) && prepared.size >= MAX_PREPARED)) return null
   return name
 }

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { openEmbedded, type Database } from '../../src/db/connect.ts'
-import { PGlitePreparedStatements } from '../../src/db/pglite-prepared.ts'
+import { preparedStatementsOf } from '../../src/db/pglite-prepared.ts'
 import { statementName } from '../../src/db/statement-names.ts'
 
 describe('prepared statements on the embedded database', () => {
@@ -23,7 +23,7 @@ describe('prepared statements on the embedded database', () => {
   const row = { id: 1, name: 'first', tags: ['a', 'b,c'], body: { x: [1, 2] }, seen: new Date('2026-11-26T10:00:00.123Z'), hash: Buffer.from([0, 1, 254, 255]), price: '12.50' }
 
   it('writes and reads every kind of value as PGlite’s query does', async () => {
-    const prepared = new PGlitePreparedStatements(database.pglite!)
+    const prepared = preparedStatementsOf(database.pglite!)
     const insert = `INSERT INTO things (id, name, tags, body, seen, hash, price) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`
     const values = [row.id, row.name, row.tags, JSON.stringify(row.body), row.seen, row.hash, row.price]
     const inserted = await prepared.run(insert, values)
@@ -40,12 +40,12 @@ describe('prepared statements on the embedded database', () => {
   })
 
   it('leaves statements without parameters to the caller', async () => {
-    const prepared = new PGlitePreparedStatements(database.pglite!)
+    const prepared = preparedStatementsOf(database.pglite!)
     expect(await prepared.run('SELECT 1', [])).toBeNull()
   })
 
   it('fails with the database’s error and code, and answers the next statement', async () => {
-    const prepared = new PGlitePreparedStatements(database.pglite!)
+    const prepared = preparedStatementsOf(database.pglite!)
     const insert = `INSERT INTO things (id, name) VALUES ($1, $2)`
     await expect(prepared.run(insert, [1, 'again'])).rejects.toMatchObject({ code: '23505' })
     await expect(prepared.run(`SELECT $1::int AS n`, ['x'])).rejects.toMatchObject({ code: '22P02' })
@@ -80,7 +80,7 @@ describe('a statement name already taken in the session', () => {
       const text = `SELECT $1::int + 1 AS n`
       // The session already holds a statement of that name with another text (as after a preparation that failed half-way).
       await database.pglite!.query(`PREPARE "${statementName(text)}" (int) AS SELECT $1 * 100 AS n`)
-      const prepared = new PGlitePreparedStatements(database.pglite!)
+      const prepared = preparedStatementsOf(database.pglite!)
       expect((await prepared.run(text, [1]))?.rows).toEqual([{ n: 2 }])
       expect((await prepared.run(text, [2]))?.rows).toEqual([{ n: 3 }])
     } finally {
