@@ -8,11 +8,10 @@
  * with the retry policy (with-retry.ts) and the error classification (source-errors.ts).
  */
 import { EventEmitter } from 'node:events'
-import jsforce, { type Connection, type HttpRequest, type Schema } from 'jsforce'
-import { HttpApi } from 'jsforce/lib/http-api.js'
+import type { Connection, HttpRequest, Schema } from 'jsforce'
 import type { SourceEnvironment } from '../migration.types.ts'
 import { classifySourceError, SourceError, type ClassifyContext } from './source-errors.ts'
-import { checkSourceUrl, ensureSourceOutbound, trimSlash } from './source-outbound.ts'
+import { checkSourceUrl, ensureSourceOutbound, guardedJsforce, trimSlash, type Jsforce } from './source-outbound.ts'
 import { countRecords } from './soql.ts'
 import { withRetry, type RetryOptions } from './with-retry.ts'
 
@@ -53,13 +52,19 @@ export interface TextResponse {
   headers: Record<string, string>
 }
 
+type TextApi = InstanceType<Jsforce['HttpApi']>
+let textApiClass: (new (conn: Connection, options: object) => TextApi) | null = null
+
 // Answers text/csv as the raw string (jsforce would parse the whole page into objects itself)
-// while JSON error bodies still become errors with their errorCode.
-class TextApi extends HttpApi<Schema> {
-  override getResponseContentType(response: Parameters<HttpApi<Schema>['getResponseContentType']>[0]) {
-    const type = super.getResponseContentType(response)
-    return type && /^text\/csv/i.test(type) ? 'text/plain' : type
+// while JSON error bodies still become errors with their errorCode. Defined once jsforce is loaded.
+function textApiOf(HttpApi: Jsforce['HttpApi']): new (conn: Connection, options: object) => TextApi {
+  textApiClass ??= class extends HttpApi<Schema> {
+    override getResponseContentType(response: Parameters<InstanceType<Jsforce['HttpApi']>['getResponseContentType']>[0]) {
+      const type = super.getResponseContentType(response)
+      return type && /^text\/csv/i.test(type) ? 'text/plain' : type
+    }
   }
+  return textApiClass
 }
 
 export class SourceConnection {
@@ -73,9 +78,11 @@ export class SourceConnection {
   private persisting: Promise<void> = Promise.resolve()
   private persistError: unknown = null
   private readonly events = new EventEmitter()
+  private readonly TextApi: new (conn: Connection, options: object) => TextApi
 
-  constructor(conn: Connection, init: { apiVersion: string; identity: SourceIdentity; canRefresh: boolean; retry?: RetryOptions; onTokenRefresh?: SourceConnectionOptions['onTokenRefresh'] }) {
+  constructor(conn: Connection, init: { apiVersion: string; identity: SourceIdentity; canRefresh: boolean; retry?: RetryOptions; onTokenRefresh?: SourceConnectionOptions['onTokenRefresh']; HttpApi: Jsforce['HttpApi'] }) {
     this.conn = conn
+    this.TextApi = textApiOf(init.HttpApi)
     this.apiVersion = init.apiVersion
     this.identity = init.identity
     this.canRefresh = init.canRefresh
@@ -142,7 +149,7 @@ export class SourceConnection {
   /** A call answered as text with its response headers (Bulk CSV results). */
   requestText(what: string, req: HttpRequest): Promise<TextResponse> {
     return this.call(what, async (conn) => {
-      const api = new TextApi(conn, {})
+      const api = new this.TextApi(conn, {})
       let headers: Record<string, string> = {}
       api.on('response', (res: { headers?: Record<string, string> }) => {
         headers = res.headers ?? {}
@@ -183,6 +190,7 @@ export async function openSourceConnection(creds: SourceCredentials, opts: Sourc
   if (refreshToken && !opts.clientId) throw new Error('the source connection has a refresh token but no OAuth client id is configured to use it')
 
   const preferred = opts.apiVersion ?? PREFERRED_API_VERSION
+  const { jsforce, HttpApi } = await guardedJsforce()
   const conn = new jsforce.Connection({
     instanceUrl: instance.origin,
     accessToken: creds.accessToken,
@@ -193,7 +201,7 @@ export async function openSourceConnection(creds: SourceCredentials, opts: Sourc
   })
   const sc = new SourceConnection(conn, {
     apiVersion: preferred, identity: { organizationId: null, userId: null, environment: null },
-    canRefresh: !!refreshToken, retry: opts.retry, onTokenRefresh: opts.onTokenRefresh,
+    canRefresh: !!refreshToken, retry: opts.retry, onTokenRefresh: opts.onTokenRefresh, HttpApi,
   })
   sc.apiVersion = await pickVersion(sc, preferred)
   conn.version = sc.apiVersion

@@ -5,9 +5,8 @@
  * instance URL, and so does the instance_url the platform answers with (all later calls go there).
  */
 import { createHash, randomBytes } from 'node:crypto'
-import jsforce from 'jsforce'
 import { classifySourceError, SourceRequestFailed } from './source-errors.ts'
-import { checkSourceUrl, ensureSourceOutbound, sourceOutboundPolicy, trimSlash } from './source-outbound.ts'
+import { checkSourceUrl, ensureSourceOutbound, guardedJsforce, sourceOutboundPolicy, trimSlash } from './source-outbound.ts'
 
 /** What the Connect step asks for: API access and a refresh token for runs without the user. */
 export const DEFAULT_SCOPE = 'api refresh_token'
@@ -42,6 +41,7 @@ export async function authorizationUrl(p: {
 }): Promise<string> {
   const allowPrivate = p.allowPrivate ?? sourceOutboundPolicy()?.allowPrivate ?? false
   const loginUrl = trimSlash((await checkedUrl(p.loginUrl, allowPrivate, 'login URL')).href)
+  const { jsforce } = await guardedJsforce()
   const oauth2 = new jsforce.OAuth2({ loginUrl, clientId: p.clientId, redirectUri: p.redirectUri })
   return oauth2.getAuthorizationUrl({
     scope: p.scope ?? DEFAULT_SCOPE,
@@ -67,6 +67,7 @@ export async function exchangeCode(p: {
 }): Promise<SourceTokens> {
   ensureSourceOutbound(p.allowPrivate)
   const loginUrl = trimSlash((await checkedUrl(p.loginUrl, p.allowPrivate, 'login URL')).href)
+  const { jsforce } = await guardedJsforce()
   const oauth2 = new jsforce.OAuth2({ loginUrl, clientId: p.clientId, clientSecret: p.clientSecret, redirectUri: p.redirectUri })
   let res: Awaited<ReturnType<typeof oauth2.requestToken>>
   try {

@@ -9,16 +9,29 @@
  * It also owns jsforce's process-wide request defaults: no HTTP proxy (a proxy would connect on
  * our behalf and bypass the check), no redirects (jsforce copies every header, the Bearer token
  * included, to any Location), and no internal retries (with-retry.ts is the one bounded policy).
+ *
+ * jsforce is loaded on first use, through `guardedJsforce` only, which installs the guard before
+ * it hands the library out: jsforce and the undici it brings cost a process about 40 MB of memory
+ * (docs/benchmarks.md), which a process that never connects a source platform no longer pays.
  */
 import { createRequire } from 'node:module'
 import type * as Undici from 'undici'
-import { setDefaults, setDispatcher } from 'jsforce/lib/request.js'
+import type JsforceDefault from 'jsforce'
+import type { HttpApi as JsforceHttpApi } from 'jsforce/lib/http-api.js'
 import { checkOutboundUrl, OutboundRefused, resolveChecked } from '../../shared/outbound/guarded-request.ts'
 
-// The Agent must come from the undici jsforce itself loads: its fetch only accepts dispatchers of
-// its own version. Resolving from jsforce's location finds that copy wherever npm placed it.
-const requireFromJsforce = createRequire(createRequire(import.meta.url).resolve('jsforce'))
-const undici = requireFromJsforce('undici') as typeof Undici
+/** What the service uses of jsforce. */
+export interface Jsforce {
+  jsforce: typeof JsforceDefault
+  HttpApi: typeof JsforceHttpApi
+}
+
+/** jsforce's process-wide request settings and the undici its fetch accepts dispatchers of. */
+interface RequestWiring {
+  setDefaults: typeof import('jsforce/lib/request.js').setDefaults
+  setDispatcher: typeof import('jsforce/lib/request.js').setDispatcher
+  undici: typeof Undici
+}
 
 /** Connect timeout per socket: a host that does not answer SYN is unreachable, not slow. */
 const CONNECT_TIMEOUT_MS = 10_000
@@ -27,7 +40,15 @@ const HEADERS_TIMEOUT_MS = 180_000
 /** Longest silence while a body streams (Bulk result pages are large but keep flowing). */
 const BODY_TIMEOUT_MS = 120_000
 
-let installed: { allowPrivate: boolean } | null = null
+interface OutboundSettings {
+  allowPrivate: boolean
+  ca?: string | Buffer
+}
+
+/** The policy in force (configureSourceOutbound), applied to jsforce once it is loaded. */
+let settings: OutboundSettings | null = null
+let wiring: RequestWiring | null = null
+let loading: Promise<Jsforce> | null = null
 let agent: Undici.Agent | null = null
 
 /** What a redirect of the source platform becomes: an error, never a request carrying the token elsewhere. */
@@ -47,13 +68,46 @@ export class SourceRedirectRefused extends Error {
 }
 
 /**
- * Sets the process policy for source-platform traffic and installs the guard into jsforce. The
- * service calls it once at start with ALLOW_PRIVATE_OUTBOUND; calling it again replaces the policy.
- * `ca` (PEM) replaces the trusted roots for the platform's certificates (a private CA; tests).
+ * Sets the process policy for source-platform traffic, installed into jsforce now if it is loaded
+ * and otherwise when it is. The service calls it once at start with ALLOW_PRIVATE_OUTBOUND; calling
+ * it again replaces the policy. `ca` (PEM) replaces the trusted roots for the platform's
+ * certificates (a private CA; tests).
  */
-export function configureSourceOutbound(opts: { allowPrivate: boolean; ca?: string | Buffer }): void {
-  const policy = { allowPrivate: opts.allowPrivate }
-  const tcpConnect = undici.buildConnector({ timeout: CONNECT_TIMEOUT_MS, allowH2: false, ...(opts.ca ? { ca: opts.ca } : {}) })
+export function configureSourceOutbound(opts: OutboundSettings): void {
+  settings = { allowPrivate: opts.allowPrivate, ...(opts.ca ? { ca: opts.ca } : {}) }
+  if (wiring) install(wiring, settings)
+}
+
+/** Installs the guard with this policy unless the service already configured one (fail closed). */
+export function ensureSourceOutbound(allowPrivate: boolean): void {
+  if (!settings) configureSourceOutbound({ allowPrivate })
+}
+
+/** The process policy in force, or null before configureSourceOutbound. */
+export function sourceOutboundPolicy(): { allowPrivate: boolean } | null {
+  return settings ? { allowPrivate: settings.allowPrivate } : null
+}
+
+/**
+ * jsforce, with the guard installed before it is handed out (the policy configured, or private
+ * addresses refused when none was). The only way the service reaches jsforce.
+ */
+export function guardedJsforce(): Promise<Jsforce> {
+  loading ??= (async () => {
+    const [{ default: jsforce }, { HttpApi }, { setDefaults, setDispatcher }] = await Promise.all([import('jsforce'), import('jsforce/lib/http-api.js'), import('jsforce/lib/request.js')])
+    // The Agent must come from the undici jsforce itself loads: its fetch only accepts dispatchers
+    // of its own version. Resolving from jsforce's location finds that copy wherever npm placed it.
+    const requireFromJsforce = createRequire(createRequire(import.meta.url).resolve('jsforce'))
+    wiring = { setDefaults, setDispatcher, undici: requireFromJsforce('undici') as typeof Undici }
+    // Without a configured policy, private addresses are refused until one is configured.
+    install(wiring, settings ?? { allowPrivate: false })
+    return { jsforce, HttpApi }
+  })()
+  return loading
+}
+
+function install({ setDefaults, setDispatcher, undici }: RequestWiring, policy: OutboundSettings): void {
+  const tcpConnect = undici.buildConnector({ timeout: CONNECT_TIMEOUT_MS, allowH2: false, ...(policy.ca ? { ca: policy.ca } : {}) })
   const connect: Undici.buildConnector.connector = (options, callback) => {
     const host = options.hostname.replace(/^\[|\]$/g, '')
     resolveChecked(host, policy.allowPrivate).then(
@@ -81,17 +135,6 @@ export function configureSourceOutbound(opts: { allowPrivate: boolean; ca?: stri
     // retry around each call that would multiply into minutes. One bounded policy: with-retry.ts.
     retry: { maxRetries: 0 },
   })
-  installed = policy
-}
-
-/** Installs the guard with this policy unless the service already configured one (fail closed). */
-export function ensureSourceOutbound(allowPrivate: boolean): void {
-  if (!installed) configureSourceOutbound({ allowPrivate })
-}
-
-/** The process policy in force, or null before configureSourceOutbound. */
-export function sourceOutboundPolicy(): { allowPrivate: boolean } | null {
-  return installed ? { ...installed } : null
 }
 
 /**
