@@ -16,16 +16,6 @@ import { isStalePlan, nameToPrepare } from './statement-names.ts'
 
 const { serialize } = protocol
 
-function joined(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
-
 /**
  * The statements of one PGlite session. Names are the session's, so there is one of these per
  * PGlite instance (`preparedStatementsOf`), whoever runs statements on it.
@@ -64,7 +54,7 @@ export class PGlitePreparedStatements {
       return serializer ? serializer(value) : String(value)
     })
     const { messages } = await this.#pglite.execProtocol(
-      joined([serialize.bind({ statement: name, values: written }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+      Buffer.concat([serialize.bind({ statement: name, values: written }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
     )
     return parse.parseResults(messages, this.#pglite.parsers, { rowMode: 'object' })[0] as Results<Record<string, unknown>>
   }
@@ -74,7 +64,7 @@ export class PGlitePreparedStatements {
     // Close first: a statement of that name left by a preparation that failed half-way would
     // refuse the Parse. Closing a missing one is no error.
     const described = await this.#pglite.execProtocol(
-      joined([serialize.close({ type: 'S', name }), serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      Buffer.concat([serialize.close({ type: 'S', name }), serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]),
     )
     const oids = parse.parseDescribeStatementResults(described.messages)
     this.#prepared.set(name, oids)

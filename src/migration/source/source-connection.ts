@@ -78,11 +78,9 @@ export class SourceConnection {
   private persisting: Promise<void> = Promise.resolve()
   private persistError: unknown = null
   private readonly events = new EventEmitter()
-  private readonly TextApi: new (conn: Connection, options: object) => TextApi
 
-  constructor(conn: Connection, init: { apiVersion: string; identity: SourceIdentity; canRefresh: boolean; retry?: RetryOptions; onTokenRefresh?: SourceConnectionOptions['onTokenRefresh']; HttpApi: Jsforce['HttpApi'] }) {
+  constructor(conn: Connection, init: { apiVersion: string; identity: SourceIdentity; canRefresh: boolean; retry?: RetryOptions; onTokenRefresh?: SourceConnectionOptions['onTokenRefresh'] }) {
     this.conn = conn
-    this.TextApi = textApiOf(init.HttpApi)
     this.apiVersion = init.apiVersion
     this.identity = init.identity
     this.canRefresh = init.canRefresh
@@ -149,7 +147,9 @@ export class SourceConnection {
   /** A call answered as text with its response headers (Bulk CSV results). */
   requestText(what: string, req: HttpRequest): Promise<TextResponse> {
     return this.call(what, async (conn) => {
-      const api = new this.TextApi(conn, {})
+      // jsforce is loaded by now (openSourceConnection made this connection with it).
+      const TextApi = textApiOf((await guardedJsforce()).HttpApi)
+      const api = new TextApi(conn, {})
       let headers: Record<string, string> = {}
       api.on('response', (res: { headers?: Record<string, string> }) => {
         headers = res.headers ?? {}
@@ -190,7 +190,7 @@ export async function openSourceConnection(creds: SourceCredentials, opts: Sourc
   if (refreshToken && !opts.clientId) throw new Error('the source connection has a refresh token but no OAuth client id is configured to use it')
 
   const preferred = opts.apiVersion ?? PREFERRED_API_VERSION
-  const { jsforce, HttpApi } = await guardedJsforce()
+  const { jsforce } = await guardedJsforce()
   const conn = new jsforce.Connection({
     instanceUrl: instance.origin,
     accessToken: creds.accessToken,
@@ -201,7 +201,7 @@ export async function openSourceConnection(creds: SourceCredentials, opts: Sourc
   })
   const sc = new SourceConnection(conn, {
     apiVersion: preferred, identity: { organizationId: null, userId: null, environment: null },
-    canRefresh: !!refreshToken, retry: opts.retry, onTokenRefresh: opts.onTokenRefresh, HttpApi,
+    canRefresh: !!refreshToken, retry: opts.retry, onTokenRefresh: opts.onTokenRefresh,
   })
   sc.apiVersion = await pickVersion(sc, preferred)
   conn.version = sc.apiVersion
