@@ -16,15 +16,19 @@ export interface InvitationRow {
   email_error: string | null
 }
 
+function invitations(db: Kysely<DB>) {
+  return (
+    db
+      .selectFrom('invitations as i')
+      .leftJoin('users as u', 'u.id', 'i.invited_by')
+      .select(['i.id', 'i.email', 'i.role', 'i.invited_by', 'u.name as inviter_name', 'i.created_at', 'i.expires_at', 'i.email_status', 'i.email_error'])
+      // The database's clock decides expiry everywhere, so every process agrees.
+      .select(sql<boolean>`i.expires_at <= now()`.as('expired'))
+  )
+}
+
 function openInvitations(db: Kysely<DB>) {
-  return db
-    .selectFrom('invitations as i')
-    .leftJoin('users as u', 'u.id', 'i.invited_by')
-    .select(['i.id', 'i.email', 'i.role', 'i.invited_by', 'u.name as inviter_name', 'i.created_at', 'i.expires_at', 'i.email_status', 'i.email_error'])
-    // The database's clock decides expiry everywhere, so every process agrees.
-    .select(sql<boolean>`i.expires_at <= now()`.as('expired'))
-    .where('i.accepted_at', 'is', null)
-    .where('i.revoked_at', 'is', null)
+  return invitations(db).where('i.accepted_at', 'is', null).where('i.revoked_at', 'is', null)
 }
 
 /** Open invitations (pending or expired, neither accepted nor revoked), newest first. */
@@ -34,8 +38,14 @@ export function listOpenInvitations(db: Kysely<DB>, orgId: string, limit: number
   return q.orderBy('i.id', 'desc').limit(limit + 1).execute()
 }
 
-export function findOpenInvitation(db: Kysely<DB>, orgId: string, id: string): Promise<InvitationRow | undefined> {
-  return openInvitations(db).where('i.org_id', '=', orgId).where('i.id', '=', id).executeTakeFirst()
+/** One invitation as stored, whatever became of it since: the answer to the request that created it. */
+export function findInvitation(db: Kysely<DB>, orgId: string, id: string): Promise<InvitationRow> {
+  return invitations(db).where('i.org_id', '=', orgId).where('i.id', '=', id).executeTakeFirstOrThrow()
+}
+
+/** Holds the address's invitations until the transaction ends: a transaction-scoped advisory lock, as nothing may exist yet to lock. */
+export async function lockInvitationsOf(trx: Transaction<DB>, orgId: string, emailKey: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext('cairn.invitations'), hashtext(${`${orgId}:${emailKey}`}))`.execute(trx)
 }
 
 /** Withdraws the open invitation of an address, if any: a new one replaces it. */

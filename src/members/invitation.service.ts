@@ -8,11 +8,11 @@ import type { DB } from '../db/database.ts'
 import type { Mailer } from '../mail/mailer.ts'
 import { EMAIL_RE } from '../orgs/org.service.ts'
 import { emailKey, findOrganization, findUserById } from '../orgs/org.repository.ts'
-import { Conflict, ProblemError, ValidationFailed } from '../shared/errors.ts'
+import { ProblemError, ValidationFailed } from '../shared/errors.ts'
 import { sha256, uuidv7 } from '../shared/ids.ts'
 import { invitationEmail } from './invitation-email.ts'
 import { invitationUrl, newInvitationSecret } from './invitation-link.ts'
-import { findOpenInvitation, insertInvitation, isMemberByEmail, recordEmailOutcome, revokeOpenInvitationOf, type InvitationRow } from './invitation.repository.ts'
+import { findInvitation, insertInvitation, isMemberByEmail, lockInvitationsOf, recordEmailOutcome, revokeOpenInvitationOf, type InvitationRow } from './invitation.repository.ts'
 
 export class AlreadyMember extends ProblemError {
   constructor() {
@@ -32,11 +32,6 @@ export function invitationView(row: InvitationRow) {
     email_status: row.email_status,
     email_error: row.email_error,
   }
-}
-
-function isOpenEmailClash(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string }
-  return e?.code === '23505' && e.constraint === 'invitations_open_email_idx'
 }
 
 export interface InvitationDeps {
@@ -60,24 +55,21 @@ export async function createInvitation(deps: InvitationDeps, orgId: string, invi
     const outcome = await emailInvitation(db, mailer, { orgId, inviterId, to: email, role: input.role, url, expiresAt: new Date(stored.expires_at) })
     await recordEmailOutcome(db, orgId, id, outcome.status, outcome.status === 'failed' ? outcome.error : null)
   }
-  const row = await findOpenInvitation(db, orgId, id)
-  if (!row) throw new Conflict('Another invitation of this address replaced this one while it was being sent.')
+  // Answered as created even when an invitation sent a moment later has already replaced it, like
+  // two sends in sequence: the later one's link is the one that works (docs/members.md).
+  const row = await findInvitation(db, orgId, id)
   return { ...invitationView(row), invitation_url: url }
 }
 
 /** Replaces the address's open invitation with this one, in one transaction. */
-async function storeInvitation(db: Kysely<DB>, row: Parameters<typeof insertInvitation>[1]) {
-  // Two invitations of one address at once: the unique index lets one in; the other replaces it on its retry.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction().execute(async (trx) => {
-        await revokeOpenInvitationOf(trx, row.orgId, row.emailKey)
-        return insertInvitation(trx, row)
-      })
-    } catch (err) {
-      if (!isOpenEmailClash(err) || attempt === 3) throw err
-    }
-  }
+function storeInvitation(db: Kysely<DB>, row: Parameters<typeof insertInvitation>[1]) {
+  return db.transaction().execute(async (trx) => {
+    // Sends of one address at once take turns, so each revokes the one before it and none meets the
+    // partial unique index (which still guarantees one open invitation) as an error.
+    await lockInvitationsOf(trx, row.orgId, row.emailKey)
+    await revokeOpenInvitationOf(trx, row.orgId, row.emailKey)
+    return insertInvitation(trx, row)
+  })
 }
 
 async function emailInvitation(db: Kysely<DB>, mailer: Mailer, input: { orgId: string; inviterId: string; to: string; role: 'admin' | 'member'; url: string; expiresAt: Date }) {

@@ -190,14 +190,15 @@ describe.each(await targets())('invitations on %s', (target) => {
   })
 
   it('keeps one open invitation when an address is invited twice at the same moment', async () => {
+    // Every send is answered with the invitation it created, even one replaced before its answer left.
     for (let round = 0; round < 5; round++) {
-      const answers = await Promise.all([1, 2, 3].map(() => admin.request({ method: 'POST', url: '/api/v1/invitations', payload: { email: `race${round}@example.test`, role: 'member' } })))
-      expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201])
+      const answers = await Promise.all([1, 2, 3, 4, 5, 6].map(() => admin.request({ method: 'POST', url: '/api/v1/invitations', payload: { email: `race${round}@example.test`, role: 'member' } })))
+      expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201, 201, 201])
       const open = (await list(admin)).filter((i: any) => i.email === `race${round}@example.test`)
       expect(open).toHaveLength(1)
       // Only the link of the invitation left open works.
       const working = await Promise.all(answers.map(async (a) => (await openLink(h.app, linkPath(json(a).invitation_url))).statusCode))
-      expect(working.sort()).toEqual([200, 410, 410])
+      expect(working.sort()).toEqual([200, 410, 410, 410, 410, 410])
     }
   })
 
