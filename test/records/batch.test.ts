@@ -193,6 +193,27 @@ describe.each(await targets())('batch writes on %s', (target) => {
     expect(Number((await sql<{ n: string }>`SELECT count(*) AS n FROM accounts WHERE org_id = ${admin.orgId} AND src_id = 'RACE'`.execute(ctx.app.db)).rows[0].n)).toBe(1)
   })
 
+  it('settles batches that write overlapping records at the same moment, in any order, without an error', async () => {
+    const existing = json(await batch('accounts', 'create', Array.from({ length: 20 }, (_, i) => ({ name: `Old ${i}` })))).data.map((r: { id: string }) => r.id)
+    let upserted = 0
+    for (let round = 0; round < 3; round++) {
+      const srcIds = Array.from({ length: 40 }, (_, i) => `R${round}-${String(i).padStart(2, '0')}`)
+      // Each batch names its own shuffled subset, so every pair shares records in different orders.
+      const shuffled = <T,>(xs: T[]) => xs.map((x) => [Math.random(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x)
+      const upserts = Array.from({ length: 6 }, (_, b) => batch('accounts', 'upsert', shuffled(srcIds).slice(0, 30).map((s) => ({ src_id: s, name: `Upsert ${b}` }))))
+      const updates = Array.from({ length: 2 }, (_, b) => batch('accounts', 'update', shuffled(existing).map((id) => ({ id, name: `Update ${b}` }))))
+      const answers = await Promise.all([...upserts, ...updates])
+      expect(answers.map((a) => a.statusCode), answers.find((a) => a.statusCode !== 200)?.body).toEqual(answers.map(() => 200))
+      const stored = await sql<{ src_id: string; n: string }>`SELECT src_id, count(*) AS n FROM accounts WHERE org_id = ${admin.orgId} AND src_id LIKE ${`R${round}-%`} GROUP BY src_id`.execute(ctx.app.db)
+      expect(stored.rows.every((r) => Number(r.n) === 1)).toBe(true)
+      // Every src_id some batch named exists once: the union of the subsets.
+      const named = new Set(answers.slice(0, 6).flatMap((a) => json(a).data.map((r: { src_id: string }) => r.src_id)))
+      expect(stored.rows.map((r) => r.src_id).sort()).toEqual([...named].sort())
+      upserted += named.size
+    }
+    expect(await count('accounts')).toBe(20 + upserted)
+  })
+
   it('keeps organizations apart: ids and references of another organization are unknown here', async () => {
     const other = await createOrgWithAdmin(ctx.app, 'Other')
     const theirs = await createVia(other, 'account')

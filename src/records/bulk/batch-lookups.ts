@@ -12,9 +12,15 @@ import type { RecordKind } from '../record-kind.ts'
 import type { Executor } from '../record.repository.ts'
 import { withArticle } from '../record-labels.ts'
 
-/** key -> id of the records found by `by`, locked FOR UPDATE until the transaction ends. */
-export async function findExisting(db: Executor, orgId: string, kind: RecordKind, by: 'id' | 'src_id', keys: readonly string[], caseId?: string): Promise<Map<string, string>> {
-  if (keys.length === 0) return new Map()
+/**
+ * key -> id of the records found by `by`, locked FOR UPDATE until the transaction ends. The keys
+ * are probed, and so locked, in sorted order: two batches naming the same records in different
+ * orders then queue behind each other instead of each holding what the other waits for (a
+ * deadlock, which PostgreSQL breaks only after deadlock_timeout by failing one of them).
+ */
+export async function findExisting(db: Executor, orgId: string, kind: RecordKind, by: 'id' | 'src_id', given: readonly string[], caseId?: string): Promise<Map<string, string>> {
+  if (given.length === 0) return new Map()
+  const keys = [...new Set(by === 'id' ? given.map((k) => k.toLowerCase()) : given)].sort()
   const t = sql.raw(kind.table)
   const column = sql.ref(by)
   const onCase = caseId ? sql` AND case_id = ${caseId}` : sql``

@@ -44,8 +44,13 @@ export interface BatchOptions extends WriteOptions {
   caseId?: string
 }
 
-/** Upserts racing on one src_id: the loser of the insert runs again and finds the record. */
-const UPSERT_ATTEMPTS = 3
+/**
+ * Batches racing on the same records run again: the loser of a src_id insert race finds the record
+ * (upsert: updates it; create: is refused naming the item), and a deadlock's victim (key orders
+ * make them rare, but an update by id and an upsert by src_id can still cross) retries whole. Each
+ * src_id race means another batch committed, so n batches at once settle within n attempts.
+ */
+const WRITE_ATTEMPTS = 10
 
 export async function writeBatch(db: Db, auth: AuthContext, kind: RecordKind, operation: BatchOperation, items: readonly unknown[], options: BatchOptions = {}): Promise<BatchResult> {
   const defs = operation === 'delete' ? [] : await selectDefinitions(db, auth.orgId, kind.name)
@@ -63,11 +68,15 @@ export async function writeBatch(db: Db, auth: AuthContext, kind: RecordKind, op
       if (queued) changesCommitted()
       return result
     } catch (err) {
-      if (operation === 'upsert' && attempt < UPSERT_ATTEMPTS && isSrcIdRace(err)) continue
+      if (attempt < WRITE_ATTEMPTS && (isSrcIdRace(err) || isDeadlock(err))) continue
       if (err instanceof ProblemError) throw err
       mapRecordDbError(kind, err)
     }
   }
+}
+
+function isDeadlock(err: unknown): boolean {
+  return (err as { code?: string })?.code === '40P01'
 }
 
 function isSrcIdRace(err: unknown): boolean {
@@ -155,7 +164,9 @@ export async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, pl
     for (const group of groupBySignature(plan.creates, (item) => extra.get(item)!).values()) {
       const ids = group.map(() => uuidv7(now))
       const rows: BulkRow[] = group.map(({ item, fields }, i) => ({ id: ids[i], src_id: item.values.srcId ?? null, created_at: now, fields, custom_fields: item.values.customFields && withoutNulls(item.values.customFields) }))
-      const res = await insertRows(trx, auth.orgId, kind, columnsOf(kind, Object.keys(group[0].fields)), rows, now, { onSrcId: 'fail', returning: 'json' })
+      // Inserted in src_id order, as findExisting locks: two batches creating the same new src_ids
+      // then meet on the first one they share instead of each waiting on the other's.
+      const res = await insertRows(trx, auth.orgId, kind, columnsOf(kind, Object.keys(group[0].fields)), inSrcIdOrder(rows), now, { onSrcId: 'fail', returning: 'json' })
       const byId = new Map(res.rows.map((r) => [r.id, r.json!]))
       group.forEach(({ item }, i) => {
         const change = createdChange(kind, ids[i], byId.get(ids[i])!)
@@ -187,6 +198,11 @@ export async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, pl
     for (const row of res) record('deleted', { kind, id: row.id, after: null, before: JSON.parse(row.before) })
   }
   return written
+}
+
+function inSrcIdOrder(rows: BulkRow[]): BulkRow[] {
+  if (!rows.some((r) => r.src_id !== null)) return rows
+  return [...rows].sort((a, b) => (a.src_id === b.src_id ? 0 : a.src_id === null ? 1 : b.src_id === null ? -1 : a.src_id < b.src_id ? -1 : 1))
 }
 
 /** A created record's change from its JSON text, parsed the first time `after` is read. */
