@@ -6,6 +6,7 @@
  */
 import { Ajv, type ErrorObject } from 'ajv'
 import addFormatsModule from 'ajv-formats'
+import formatsModule from 'ajv-formats/dist/formats.js'
 import type { FastifySchemaCompiler } from 'fastify'
 import type { FieldError } from '../shared/errors.ts'
 
@@ -21,9 +22,28 @@ function makeAjv(coerce: boolean): Ajv {
     strict: false,
   })
   addFormats(ajv)
+  for (const name of ['date', 'date-time'] as const) ajv.addFormat(name, fromYearOne(name))
   // Annotations used only by the OpenAPI document.
   ajv.addKeyword('example')
   return ajv
+}
+
+/** 0001-01-01T00:00:00Z: PostgreSQL counts 1 BC before it, and has no year 0. */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z')
+
+/**
+ * ajv-formats' `date` and `date-time`, from the year 1 on. RFC 3339's grammar admits the year 0000
+ * (and an offset can carry 0001-01-01 back into 1 BC); PostgreSQL refuses the first and would answer
+ * the second as a year-1 date without its era. Both used to reach the database from list filters
+ * and fail there as 500s; every date an API reads passes through here.
+ */
+function fromYearOne(name: 'date' | 'date-time') {
+  const base = formatsModule.fullFormats[name] as { validate: (s: string) => boolean; compare: (a: string, b: string) => number | undefined }
+  return {
+    ...base,
+    // NaN (a leap second, which Date cannot read) compares false and is left to the base check.
+    validate: (s: string) => base.validate(s) && !s.startsWith('0000') && !(Date.parse(s) < FIRST_INSTANT),
+  }
 }
 
 const bodyAjv = makeAjv(false)
@@ -47,6 +67,8 @@ export function fieldErrors(errors: ErrorObject[], part: string): FieldError[] {
     } else if (e.keyword === 'required') {
       field = [field, (e.params as { missingProperty: string }).missingProperty].filter(Boolean).join('.')
       message = 'is required'
+    } else if (e.keyword === 'type' && e.data === null) {
+      message = 'cannot be null'
     } else if (e.keyword === 'enum') {
       message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => (v === null ? 'null' : String(v))).join(', ')}`
     } else if (e.keyword === 'pattern' || e.keyword === 'format') {

@@ -50,7 +50,8 @@ function rangeValueSchema(f: ListField): Schema {
     case 'decimal':
       return { type: 'string', pattern: '^-?\\d{1,16}(\\.\\d{1,2})?$', description: `${f.label}: an exact decimal such as 50000 or 1234.50.` }
     case 'integer':
-      return { type: 'integer', description: f.label }
+      // The column's range (integer): a bound beyond it would fail in the database, not match nothing.
+      return { type: 'integer', minimum: -2147483648, maximum: 2147483647, description: f.label }
     case 'date':
       return { type: 'string', format: 'date', description: `${f.label}: YYYY-MM-DD.` }
     default:

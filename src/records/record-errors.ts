@@ -10,6 +10,7 @@ import { withArticle } from './record-labels.ts'
 interface PgError {
   code?: string
   constraint?: string
+  column?: string
   message?: string
 }
 
@@ -25,6 +26,11 @@ export function mapRecordDbError(kind: RecordKind, err: unknown): never {
   }
   if (e?.code === '23505' && e.constraint?.endsWith('src_id_key')) {
     throw new Conflict(`Another ${kind.label.toLowerCase()} of this organization already has this src_id.`)
+  }
+  if (e?.code === '23502') {
+    // A NOT NULL column given null: the schemas refuse it first; this names the field if one slips by.
+    const field = e.column ?? /column "([^"]+)"/.exec(e.message ?? '')?.[1] ?? '(body)'
+    throw new ValidationFailed(`${field} cannot be null.`, [{ field, message: 'cannot be null' }])
   }
   if (e?.code?.startsWith('22')) {
     throw new ValidationFailed(`A value is out of range: ${e.message}`)

@@ -71,6 +71,7 @@ function describe(f: FieldDef, s: Schema): Schema {
   if (f.type === 'ref') parts.push(`id of a ${f.ref} of the same organization`)
   if (f.type === 'user') parts.push('id of a member of the organization')
   if (f.readOnly) parts.push('read-only')
+  if (f.default !== undefined) parts.push(`${JSON.stringify(f.default)} when omitted on create; never null`)
   return { description: parts.join('; '), ...s }
 }
 
@@ -107,7 +108,8 @@ export function pluralName(kind: RecordKind): string {
 
 export function createBodySchema(kind: RecordKind): KindObjectSchema {
   const properties: Record<string, Schema> = {}
-  for (const f of writableFields(kind)) properties[f.name] = describe(f, f.required ? valueSchema(f) : nullable(valueSchema(f)))
+  // A field with a default is a NOT NULL column: omitted, it takes the default; null is refused.
+  for (const f of writableFields(kind)) properties[f.name] = describe(f, f.required || f.default !== undefined ? valueSchema(f) : nullable(valueSchema(f)))
   properties.src_id = srcIdSchema
   properties.custom_fields = customFieldsSchema
   return {

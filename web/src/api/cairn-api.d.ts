@@ -2339,7 +2339,7 @@ export interface components {
              */
             owner_id: string | null;
             /**
-             * @description Priority
+             * @description Priority; "normal" when omitted on create; never null
              * @enum {string|null}
              */
             priority: "low" | "normal" | "high" | null;
@@ -2350,7 +2350,7 @@ export interface components {
              */
             start_at: string | null;
             /**
-             * @description Status
+             * @description Status; "open" when omitted on create; never null
              * @enum {string|null}
              */
             status: "open" | "in_progress" | "completed" | "cancelled" | null;
@@ -2428,10 +2428,10 @@ export interface components {
              */
             owner_id?: string | null;
             /**
-             * @description Priority
-             * @enum {string|null}
+             * @description Priority; "normal" when omitted on create; never null
+             * @enum {string}
              */
-            priority?: "low" | "normal" | "high" | null;
+            priority?: "low" | "normal" | "high";
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
             /**
@@ -2440,10 +2440,10 @@ export interface components {
              */
             start_at?: string | null;
             /**
-             * @description Status
-             * @enum {string|null}
+             * @description Status; "open" when omitted on create; never null
+             * @enum {string}
              */
-            status?: "open" | "in_progress" | "completed" | "cancelled" | null;
+            status?: "open" | "in_progress" | "completed" | "cancelled";
             /** @description Subject */
             subject: string;
         };
@@ -2508,10 +2508,10 @@ export interface components {
              */
             owner_id?: string | null;
             /**
-             * @description Priority
-             * @enum {string|null}
+             * @description Priority; "normal" when omitted on create; never null
+             * @enum {string}
              */
-            priority?: "low" | "normal" | "high" | null;
+            priority?: "low" | "normal" | "high";
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
             /**
@@ -2520,10 +2520,10 @@ export interface components {
              */
             start_at?: string | null;
             /**
-             * @description Status
-             * @enum {string|null}
+             * @description Status; "open" when omitted on create; never null
+             * @enum {string}
              */
-            status?: "open" | "in_progress" | "completed" | "cancelled" | null;
+            status?: "open" | "in_progress" | "completed" | "cancelled";
             /** @description Subject */
             subject?: string;
         };
@@ -2583,10 +2583,10 @@ export interface components {
              */
             owner_id?: string | null;
             /**
-             * @description Priority
-             * @enum {string|null}
+             * @description Priority; "normal" when omitted on create; never null
+             * @enum {string}
              */
-            priority?: "low" | "normal" | "high" | null;
+            priority?: "low" | "normal" | "high";
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
             /**
@@ -2595,10 +2595,10 @@ export interface components {
              */
             start_at?: string | null;
             /**
-             * @description Status
-             * @enum {string|null}
+             * @description Status; "open" when omitted on create; never null
+             * @enum {string}
              */
-            status?: "open" | "in_progress" | "completed" | "cancelled" | null;
+            status?: "open" | "in_progress" | "completed" | "cancelled";
             /** @description Subject */
             subject?: string;
         };
@@ -2656,10 +2656,10 @@ export interface components {
              */
             owner_id?: string | null;
             /**
-             * @description Priority
-             * @enum {string|null}
+             * @description Priority; "normal" when omitted on create; never null
+             * @enum {string}
              */
-            priority?: "low" | "normal" | "high" | null;
+            priority?: "low" | "normal" | "high";
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id: string;
             /**
@@ -2668,10 +2668,10 @@ export interface components {
              */
             start_at?: string | null;
             /**
-             * @description Status
-             * @enum {string|null}
+             * @description Status; "open" when omitted on create; never null
+             * @enum {string}
              */
-            status?: "open" | "in_progress" | "completed" | "cancelled" | null;
+            status?: "open" | "in_progress" | "completed" | "cancelled";
             /** @description Subject */
             subject: string;
         };
@@ -2737,7 +2737,7 @@ export interface components {
              */
             owner_id?: string | null;
             /**
-             * @description Priority
+             * @description Priority; "normal" when omitted on create; never null
              * @enum {string|null}
              */
             priority?: "low" | "normal" | "high" | null;
@@ -2748,7 +2748,7 @@ export interface components {
              */
             start_at?: string | null;
             /**
-             * @description Status
+             * @description Status; "open" when omitted on create; never null
              * @enum {string|null}
              */
             status?: "open" | "in_progress" | "completed" | "cancelled" | null;
@@ -2833,13 +2833,13 @@ export interface components {
              */
             owner_id: string | null;
             /**
-             * @description Priority
+             * @description Priority; "medium" when omitted on create; never null
              * @enum {string|null}
              */
             priority: "low" | "medium" | "high" | "critical" | null;
             src_id: string | null;
             /**
-             * @description Status
+             * @description Status; "new" when omitted on create; never null
              * @enum {string|null}
              */
             status: "new" | "working" | "escalated" | "on_hold" | "closed" | null;
@@ -2888,7 +2888,7 @@ export interface components {
             };
             /** Format: uuid */
             id: string;
-            /** @description Public */
+            /** @description Public; false when omitted on create; never null */
             is_public: boolean | null;
             src_id: string | null;
             /** Format: date-time */
@@ -2917,8 +2917,8 @@ export interface components {
             body: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
-            /** @description Public */
-            is_public?: boolean | null;
+            /** @description Public; false when omitted on create; never null */
+            is_public?: boolean;
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
         };
@@ -2937,8 +2937,8 @@ export interface components {
             body?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
-            /** @description Public */
-            is_public?: boolean | null;
+            /** @description Public; false when omitted on create; never null */
+            is_public?: boolean;
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
         };
@@ -2952,8 +2952,8 @@ export interface components {
             custom_fields?: Record<string, never>;
             /** Format: uuid */
             id: string;
-            /** @description Public */
-            is_public?: boolean | null;
+            /** @description Public; false when omitted on create; never null */
+            is_public?: boolean;
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
         };
@@ -2965,8 +2965,8 @@ export interface components {
             body: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
-            /** @description Public */
-            is_public?: boolean | null;
+            /** @description Public; false when omitted on create; never null */
+            is_public?: boolean;
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id: string;
         };
@@ -2996,7 +2996,7 @@ export interface components {
             };
             /** Format: uuid */
             id: string;
-            /** @description Public */
+            /** @description Public; false when omitted on create; never null */
             is_public?: boolean | null;
             src_id?: string | null;
             /** Format: date-time */
@@ -3026,17 +3026,17 @@ export interface components {
              */
             owner_id?: string | null;
             /**
-             * @description Priority
-             * @enum {string|null}
+             * @description Priority; "medium" when omitted on create; never null
+             * @enum {string}
              */
-            priority?: "low" | "medium" | "high" | "critical" | null;
+            priority?: "low" | "medium" | "high" | "critical";
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
             /**
-             * @description Status
-             * @enum {string|null}
+             * @description Status; "new" when omitted on create; never null
+             * @enum {string}
              */
-            status?: "new" | "working" | "escalated" | "on_hold" | "closed" | null;
+            status?: "new" | "working" | "escalated" | "on_hold" | "closed";
             /** @description Subject */
             subject: string;
             /** @description Type */
@@ -3075,17 +3075,17 @@ export interface components {
              */
             owner_id?: string | null;
             /**
-             * @description Priority
-             * @enum {string|null}
+             * @description Priority; "medium" when omitted on create; never null
+             * @enum {string}
              */
-            priority?: "low" | "medium" | "high" | "critical" | null;
+            priority?: "low" | "medium" | "high" | "critical";
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
             /**
-             * @description Status
-             * @enum {string|null}
+             * @description Status; "new" when omitted on create; never null
+             * @enum {string}
              */
-            status?: "new" | "working" | "escalated" | "on_hold" | "closed" | null;
+            status?: "new" | "working" | "escalated" | "on_hold" | "closed";
             /** @description Subject */
             subject?: string;
             /** @description Type */
@@ -3117,17 +3117,17 @@ export interface components {
              */
             owner_id?: string | null;
             /**
-             * @description Priority
-             * @enum {string|null}
+             * @description Priority; "medium" when omitted on create; never null
+             * @enum {string}
              */
-            priority?: "low" | "medium" | "high" | "critical" | null;
+            priority?: "low" | "medium" | "high" | "critical";
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
             /**
-             * @description Status
-             * @enum {string|null}
+             * @description Status; "new" when omitted on create; never null
+             * @enum {string}
              */
-            status?: "new" | "working" | "escalated" | "on_hold" | "closed" | null;
+            status?: "new" | "working" | "escalated" | "on_hold" | "closed";
             /** @description Subject */
             subject?: string;
             /** @description Type */
@@ -3157,17 +3157,17 @@ export interface components {
              */
             owner_id?: string | null;
             /**
-             * @description Priority
-             * @enum {string|null}
+             * @description Priority; "medium" when omitted on create; never null
+             * @enum {string}
              */
-            priority?: "low" | "medium" | "high" | "critical" | null;
+            priority?: "low" | "medium" | "high" | "critical";
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id: string;
             /**
-             * @description Status
-             * @enum {string|null}
+             * @description Status; "new" when omitted on create; never null
+             * @enum {string}
              */
-            status?: "new" | "working" | "escalated" | "on_hold" | "closed" | null;
+            status?: "new" | "working" | "escalated" | "on_hold" | "closed";
             /** @description Subject */
             subject: string;
             /** @description Type */
@@ -3219,13 +3219,13 @@ export interface components {
              */
             owner_id?: string | null;
             /**
-             * @description Priority
+             * @description Priority; "medium" when omitted on create; never null
              * @enum {string|null}
              */
             priority?: "low" | "medium" | "high" | "critical" | null;
             src_id?: string | null;
             /**
-             * @description Status
+             * @description Status; "new" when omitted on create; never null
              * @enum {string|null}
              */
             status?: "new" | "working" | "escalated" | "on_hold" | "closed" | null;
@@ -3883,7 +3883,7 @@ export interface components {
             source: string | null;
             src_id: string | null;
             /**
-             * @description Status
+             * @description Status; "new" when omitted on create; never null
              * @enum {string|null}
              */
             status: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted" | null;
@@ -3967,10 +3967,10 @@ export interface components {
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
             /**
-             * @description Status
-             * @enum {string|null}
+             * @description Status; "new" when omitted on create; never null
+             * @enum {string}
              */
-            status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted" | null;
+            status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
             /** @description Title */
             title?: string | null;
         };
@@ -4014,10 +4014,10 @@ export interface components {
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
             /**
-             * @description Status
-             * @enum {string|null}
+             * @description Status; "new" when omitted on create; never null
+             * @enum {string}
              */
-            status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted" | null;
+            status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
             /** @description Title */
             title?: string | null;
         };
@@ -4056,10 +4056,10 @@ export interface components {
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
             /**
-             * @description Status
-             * @enum {string|null}
+             * @description Status; "new" when omitted on create; never null
+             * @enum {string}
              */
-            status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted" | null;
+            status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
             /** @description Title */
             title?: string | null;
         };
@@ -4096,10 +4096,10 @@ export interface components {
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id: string;
             /**
-             * @description Status
-             * @enum {string|null}
+             * @description Status; "new" when omitted on create; never null
+             * @enum {string}
              */
-            status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted" | null;
+            status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
             /** @description Title */
             title?: string | null;
         };
@@ -4163,7 +4163,7 @@ export interface components {
             source?: string | null;
             src_id?: string | null;
             /**
-             * @description Status
+             * @description Status; "new" when omitted on create; never null
              * @enum {string|null}
              */
             status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted" | null;
@@ -4453,7 +4453,7 @@ export interface components {
             close_date: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description Currency */
+            /** @description Currency; "USD" when omitted on create; never null */
             currency: string | null;
             custom_fields: {
                 [key: string]: unknown;
@@ -4477,7 +4477,7 @@ export interface components {
             probability: number | null;
             src_id: string | null;
             /**
-             * @description Stage
+             * @description Stage; "prospecting" when omitted on create; never null
              * @enum {string|null}
              */
             stage: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost" | null;
@@ -4515,8 +4515,8 @@ export interface components {
              * @description Close date
              */
             close_date?: string | null;
-            /** @description Currency */
-            currency?: string | null;
+            /** @description Currency; "USD" when omitted on create; never null */
+            currency?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
             /** @description Description */
@@ -4537,10 +4537,10 @@ export interface components {
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
             /**
-             * @description Stage
-             * @enum {string|null}
+             * @description Stage; "prospecting" when omitted on create; never null
+             * @enum {string}
              */
-            stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost" | null;
+            stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
             /** @description Type */
             type?: string | null;
         };
@@ -4565,8 +4565,8 @@ export interface components {
              * @description Close date
              */
             close_date?: string | null;
-            /** @description Currency */
-            currency?: string | null;
+            /** @description Currency; "USD" when omitted on create; never null */
+            currency?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
             /** @description Description */
@@ -4587,10 +4587,10 @@ export interface components {
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
             /**
-             * @description Stage
-             * @enum {string|null}
+             * @description Stage; "prospecting" when omitted on create; never null
+             * @enum {string}
              */
-            stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost" | null;
+            stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
             /** @description Type */
             type?: string | null;
         };
@@ -4608,8 +4608,8 @@ export interface components {
              * @description Close date
              */
             close_date?: string | null;
-            /** @description Currency */
-            currency?: string | null;
+            /** @description Currency; "USD" when omitted on create; never null */
+            currency?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
             /** @description Description */
@@ -4632,10 +4632,10 @@ export interface components {
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
             /**
-             * @description Stage
-             * @enum {string|null}
+             * @description Stage; "prospecting" when omitted on create; never null
+             * @enum {string}
              */
-            stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost" | null;
+            stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
             /** @description Type */
             type?: string | null;
         };
@@ -4653,8 +4653,8 @@ export interface components {
              * @description Close date
              */
             close_date?: string | null;
-            /** @description Currency */
-            currency?: string | null;
+            /** @description Currency; "USD" when omitted on create; never null */
+            currency?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
             /** @description Description */
@@ -4675,10 +4675,10 @@ export interface components {
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id: string;
             /**
-             * @description Stage
-             * @enum {string|null}
+             * @description Stage; "prospecting" when omitted on create; never null
+             * @enum {string}
              */
-            stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost" | null;
+            stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
             /** @description Type */
             type?: string | null;
         };
@@ -4701,7 +4701,7 @@ export interface components {
             close_date?: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description Currency */
+            /** @description Currency; "USD" when omitted on create; never null */
             currency?: string | null;
             custom_fields?: {
                 [key: string]: unknown;
@@ -4725,7 +4725,7 @@ export interface components {
             probability?: number | null;
             src_id?: string | null;
             /**
-             * @description Stage
+             * @description Stage; "prospecting" when omitted on create; never null
              * @enum {string|null}
              */
             stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost" | null;
@@ -4780,7 +4780,7 @@ export interface components {
             code: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description Currency */
+            /** @description Currency; "USD" when omitted on create; never null */
             currency: string | null;
             custom_fields: {
                 [key: string]: unknown;
@@ -4791,7 +4791,7 @@ export interface components {
             family: string | null;
             /** Format: uuid */
             id: string;
-            /** @description Active */
+            /** @description Active; true when omitted on create; never null */
             is_active: boolean | null;
             /** @description Name */
             name: string | null;
@@ -4820,16 +4820,16 @@ export interface components {
         ProductCreate: {
             /** @description Product code */
             code?: string | null;
-            /** @description Currency */
-            currency?: string | null;
+            /** @description Currency; "USD" when omitted on create; never null */
+            currency?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
             /** @description Description */
             description?: string | null;
             /** @description Family */
             family?: string | null;
-            /** @description Active */
-            is_active?: boolean | null;
+            /** @description Active; true when omitted on create; never null */
+            is_active?: boolean;
             /** @description Name */
             name: string;
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
@@ -4848,16 +4848,16 @@ export interface components {
         ProductUpdate: {
             /** @description Product code */
             code?: string | null;
-            /** @description Currency */
-            currency?: string | null;
+            /** @description Currency; "USD" when omitted on create; never null */
+            currency?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
             /** @description Description */
             description?: string | null;
             /** @description Family */
             family?: string | null;
-            /** @description Active */
-            is_active?: boolean | null;
+            /** @description Active; true when omitted on create; never null */
+            is_active?: boolean;
             /** @description Name */
             name?: string;
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
@@ -4869,8 +4869,8 @@ export interface components {
         ProductUpdateItem: {
             /** @description Product code */
             code?: string | null;
-            /** @description Currency */
-            currency?: string | null;
+            /** @description Currency; "USD" when omitted on create; never null */
+            currency?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
             /** @description Description */
@@ -4879,8 +4879,8 @@ export interface components {
             family?: string | null;
             /** Format: uuid */
             id: string;
-            /** @description Active */
-            is_active?: boolean | null;
+            /** @description Active; true when omitted on create; never null */
+            is_active?: boolean;
             /** @description Name */
             name?: string;
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
@@ -4892,16 +4892,16 @@ export interface components {
         ProductUpsertItem: {
             /** @description Product code */
             code?: string | null;
-            /** @description Currency */
-            currency?: string | null;
+            /** @description Currency; "USD" when omitted on create; never null */
+            currency?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
             /** @description Description */
             description?: string | null;
             /** @description Family */
             family?: string | null;
-            /** @description Active */
-            is_active?: boolean | null;
+            /** @description Active; true when omitted on create; never null */
+            is_active?: boolean;
             /** @description Name */
             name: string;
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
@@ -4918,7 +4918,7 @@ export interface components {
             code?: string | null;
             /** Format: date-time */
             created_at: string;
-            /** @description Currency */
+            /** @description Currency; "USD" when omitted on create; never null */
             currency?: string | null;
             custom_fields?: {
                 [key: string]: unknown;
@@ -4929,7 +4929,7 @@ export interface components {
             family?: string | null;
             /** Format: uuid */
             id: string;
-            /** @description Active */
+            /** @description Active; true when omitted on create; never null */
             is_active?: boolean | null;
             /** @description Name */
             name?: string | null;
@@ -6467,7 +6467,7 @@ export interface operations {
                 opportunity_id?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
-                /** @description Priority */
+                /** @description Priority; "normal" when omitted on create; never null */
                 priority?: "low" | "normal" | "high";
                 /** @description Priority is one of these, 1-50 comma-separated values of: low, normal, high. */
                 "priority[in]"?: string;
@@ -6483,7 +6483,7 @@ export interface operations {
                 "start_at[lt]"?: string;
                 /** @description Starts at: RFC 3339. */
                 "start_at[lte]"?: string;
-                /** @description Status */
+                /** @description Status; "open" when omitted on create; never null */
                 status?: "open" | "in_progress" | "completed" | "cancelled";
                 /** @description Status is one of these, 1-50 comma-separated values of: open, in_progress, completed, cancelled. */
                 "status[in]"?: string;
@@ -7246,7 +7246,7 @@ export interface operations {
                 opportunity_id?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
-                /** @description Priority */
+                /** @description Priority; "normal" when omitted on create; never null */
                 priority?: "low" | "normal" | "high";
                 /** @description Priority is one of these, 1-50 comma-separated values of: low, normal, high. */
                 "priority[in]"?: string;
@@ -7260,7 +7260,7 @@ export interface operations {
                 "start_at[lt]"?: string;
                 /** @description Starts at: RFC 3339. */
                 "start_at[lte]"?: string;
-                /** @description Status */
+                /** @description Status; "open" when omitted on create; never null */
                 status?: "open" | "in_progress" | "completed" | "cancelled";
                 /** @description Status is one of these, 1-50 comma-separated values of: open, in_progress, completed, cancelled. */
                 "status[in]"?: string;
@@ -7480,7 +7480,7 @@ export interface operations {
                 opportunity_id?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
-                /** @description Priority */
+                /** @description Priority; "normal" when omitted on create; never null */
                 priority?: "low" | "normal" | "high";
                 /** @description Priority is one of these, 1-50 comma-separated values of: low, normal, high. */
                 "priority[in]"?: string;
@@ -7496,7 +7496,7 @@ export interface operations {
                 "start_at[lt]"?: string;
                 /** @description Starts at: RFC 3339. */
                 "start_at[lte]"?: string;
-                /** @description Status */
+                /** @description Status; "open" when omitted on create; never null */
                 status?: "open" | "in_progress" | "completed" | "cancelled";
                 /** @description Status is one of these, 1-50 comma-separated values of: open, in_progress, completed, cancelled. */
                 "status[in]"?: string;
@@ -8001,7 +8001,7 @@ export interface operations {
                 origin?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
-                /** @description Priority */
+                /** @description Priority; "medium" when omitted on create; never null */
                 priority?: "low" | "medium" | "high" | "critical";
                 /** @description Priority is one of these, 1-50 comma-separated values of: low, medium, high, critical. */
                 "priority[in]"?: string;
@@ -8009,7 +8009,7 @@ export interface operations {
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "case_number" | "-case_number" | "subject" | "-subject" | "status" | "-status" | "priority" | "-priority";
-                /** @description Status */
+                /** @description Status; "new" when omitted on create; never null */
                 status?: "new" | "working" | "escalated" | "on_hold" | "closed";
                 /** @description Status is one of these, 1-50 comma-separated values of: new, working, escalated, on_hold, closed. */
                 "status[in]"?: string;
@@ -9399,13 +9399,13 @@ export interface operations {
                 origin?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
-                /** @description Priority */
+                /** @description Priority; "medium" when omitted on create; never null */
                 priority?: "low" | "medium" | "high" | "critical";
                 /** @description Priority is one of these, 1-50 comma-separated values of: low, medium, high, critical. */
                 "priority[in]"?: string;
                 /** @description Case-insensitive search: the text anywhere in subject. */
                 q?: string;
-                /** @description Status */
+                /** @description Status; "new" when omitted on create; never null */
                 status?: "new" | "working" | "escalated" | "on_hold" | "closed";
                 /** @description Status is one of these, 1-50 comma-separated values of: new, working, escalated, on_hold, closed. */
                 "status[in]"?: string;
@@ -9631,7 +9631,7 @@ export interface operations {
                 origin?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
-                /** @description Priority */
+                /** @description Priority; "medium" when omitted on create; never null */
                 priority?: "low" | "medium" | "high" | "critical";
                 /** @description Priority is one of these, 1-50 comma-separated values of: low, medium, high, critical. */
                 "priority[in]"?: string;
@@ -9639,7 +9639,7 @@ export interface operations {
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "case_number" | "-case_number" | "subject" | "-subject" | "status" | "-status" | "priority" | "-priority";
-                /** @description Status */
+                /** @description Status; "new" when omitted on create; never null */
                 status?: "new" | "working" | "escalated" | "on_hold" | "closed";
                 /** @description Status is one of these, 1-50 comma-separated values of: new, working, escalated, on_hold, closed. */
                 "status[in]"?: string;
@@ -12228,7 +12228,7 @@ export interface operations {
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name" | "company" | "-company" | "status" | "-status";
                 /** @description Source */
                 source?: string;
-                /** @description Status */
+                /** @description Status; "new" when omitted on create; never null */
                 status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
                 /** @description Status is one of these, 1-50 comma-separated values of: new, working, nurturing, qualified, unqualified, converted. */
                 "status[in]"?: string;
@@ -13168,7 +13168,7 @@ export interface operations {
                 q?: string;
                 /** @description Source */
                 source?: string;
-                /** @description Status */
+                /** @description Status; "new" when omitted on create; never null */
                 status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
                 /** @description Status is one of these, 1-50 comma-separated values of: new, working, nurturing, qualified, unqualified, converted. */
                 "status[in]"?: string;
@@ -13374,7 +13374,7 @@ export interface operations {
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name" | "company" | "-company" | "status" | "-status";
                 /** @description Source */
                 source?: string;
-                /** @description Status */
+                /** @description Status; "new" when omitted on create; never null */
                 status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
                 /** @description Status is one of these, 1-50 comma-separated values of: new, working, nurturing, qualified, unqualified, converted. */
                 "status[in]"?: string;
@@ -14953,7 +14953,7 @@ export interface operations {
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "stage" | "-stage" | "amount" | "-amount" | "close_date" | "-close_date";
-                /** @description Stage */
+                /** @description Stage; "prospecting" when omitted on create; never null */
                 stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
                 /** @description Stage is one of these, 1-50 comma-separated values of: prospecting, qualification, needs_analysis, proposal, negotiation, closed_won, closed_lost. */
                 "stage[in]"?: string;
@@ -15799,7 +15799,7 @@ export interface operations {
                 "probability[lte]"?: number;
                 /** @description Case-insensitive search: the text anywhere in name. */
                 q?: string;
-                /** @description Stage */
+                /** @description Stage; "prospecting" when omitted on create; never null */
                 stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
                 /** @description Stage is one of these, 1-50 comma-separated values of: prospecting, qualification, needs_analysis, proposal, negotiation, closed_won, closed_lost. */
                 "stage[in]"?: string;
@@ -16021,7 +16021,7 @@ export interface operations {
                 q?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "stage" | "-stage" | "amount" | "-amount" | "close_date" | "-close_date";
-                /** @description Stage */
+                /** @description Stage; "prospecting" when omitted on create; never null */
                 stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
                 /** @description Stage is one of these, 1-50 comma-separated values of: prospecting, qualification, needs_analysis, proposal, negotiation, closed_won, closed_lost. */
                 "stage[in]"?: string;
@@ -16171,7 +16171,7 @@ export interface operations {
                 family?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
-                /** @description Active */
+                /** @description Active; true when omitted on create; never null */
                 is_active?: boolean;
                 /** @description Records per page, 1-200. */
                 limit?: number;
@@ -16918,7 +16918,7 @@ export interface operations {
                 family?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
-                /** @description Active */
+                /** @description Active; true when omitted on create; never null */
                 is_active?: boolean;
                 /** @description Case-insensitive search: the text anywhere in name; at the start of code. */
                 q?: string;
@@ -17116,7 +17116,7 @@ export interface operations {
                 family?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
-                /** @description Active */
+                /** @description Active; true when omitted on create; never null */
                 is_active?: boolean;
                 /** @description Records per page, 1-200. */
                 limit?: number;

@@ -26,8 +26,9 @@ export function FormField({ field, value, onChange, error }: Props) {
           data={(field.values ?? []).map((v) => ({ value: v, label: humanize(v) }))}
           value={text || null}
           onChange={(v) => onChange(v ?? '')}
-          clearable={!field.required}
-          allowDeselect={!field.required}
+          // A field with a default (a case's status) always holds a value: it cannot be cleared.
+          clearable={!field.required && field.default === undefined}
+          allowDeselect={!field.required && field.default === undefined}
           placeholder={`Choose ${field.label.toLowerCase()}`}
         />
       )
