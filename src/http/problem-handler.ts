@@ -5,7 +5,7 @@
  */
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ProblemError, type FieldError } from '../shared/errors.ts'
+import { problemFromDatabaseRefusal, ProblemError, type FieldError } from '../shared/errors.ts'
 import { fieldErrors } from './validation.ts'
 
 export function sendProblem(reply: FastifyReply, p: ProblemError): FastifyReply {
@@ -40,12 +40,9 @@ function problemFromFastify(err: FastifyError & { validation?: unknown; validati
     const detail = errors.map((e) => `${e.field} ${e.message}`).join('; ')
     return new ProblemError(400, 'validation_failed', 'Validation failed', `Invalid ${part}: ${detail}.`, errors)
   }
+  const refused = problemFromDatabaseRefusal(err)
+  if (refused) return refused
   switch (err.code) {
-    // PostgreSQL refuses text holding NUL (invalid byte sequence, 22021; in JSON, 22P05): a search
-    // or filter for it, or a value with it, is the client's mistake, and nothing was written.
-    case '22021':
-    case '22P05':
-      return new ProblemError(400, 'validation_failed', 'Validation failed', 'A value contains the NUL character (U+0000), which cannot be stored or searched.')
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ProblemError(413, 'payload_too_large', 'Payload too large', `The request body exceeds the limit of ${bodyLimit} bytes.`)
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -12,7 +12,7 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import type { DB } from '../db/database.ts'
 import type { AuthContext, Scope } from '../shared/auth-context.ts'
-import { Forbidden, InvalidCursor, InvalidLimit, ProblemError, type FieldError } from '../shared/errors.ts'
+import { Forbidden, InvalidCursor, InvalidLimit, problemFromDatabaseRefusal, ProblemError, type FieldError } from '../shared/errors.ts'
 import { fieldErrors, validatorCompiler } from '../http/validation.ts'
 import type { RawJsonReplies } from './raw-json.ts'
 
@@ -160,6 +160,8 @@ export async function runTool(tool: McpTool, ctx: ToolContext, args: Args): Prom
     return success(ctx, await tool.run(ctx, args))
   } catch (err) {
     if (err instanceof ProblemError && err.status < 500) return failure(err)
+    const refused = problemFromDatabaseRefusal(err)
+    if (refused) return failure(refused)
     ctx.log.error({ err, tool: tool.name }, 'MCP tool failed')
     return failure(new ProblemError(500, 'internal_error', 'Internal error', 'Something went wrong on our side. Each write runs in one transaction, so this call changed nothing; try again.'))
   }

@@ -87,3 +87,15 @@ export class RateLimited extends ProblemError {
     })
   }
 }
+
+/**
+ * A database refusal that a client's value caused, as the problem every surface answers with (REST's
+ * error handler and the MCP tools alike), or null for anything else. PostgreSQL refuses text holding
+ * NUL (invalid byte sequence, 22021; in JSON, 22P05): a search or filter for it, or a value with it,
+ * is the client's mistake, and nothing was written.
+ */
+export function problemFromDatabaseRefusal(err: unknown): ProblemError | null {
+  const code = (err as { code?: unknown } | null)?.code
+  if (code === '22021' || code === '22P05') return new ValidationFailed('A value contains the NUL character (U+0000), which cannot be stored or searched.')
+  return null
+}
