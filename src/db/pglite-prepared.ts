@@ -9,9 +9,10 @@
  *
  * Statements go through PGlite's protocol interface, which takes no lock of its own: each runs
  * under PGlite's query lock (`runExclusive`), as its own `query` does. Values are written and rows
- * read by PGlite's own serializers and parsers, so the answers are those of `query`.
+ * read by PGlite's own serializers and type parsers, so the answers are those of `query`.
  */
 import { parse, protocol, type PGlite, type Results } from '@electric-sql/pglite'
+import { answerCollector, readAnswer } from './pglite-answer.ts'
 import { isStalePlan, nameToPrepare } from './statement-names.ts'
 
 const { serialize } = protocol
@@ -53,10 +54,12 @@ export class PGlitePreparedStatements {
       const serializer = this.#pglite.serializers[oids[i]]
       return serializer ? serializer(value) : String(value)
     })
-    const { messages } = await this.#pglite.execProtocol(
-      Buffer.concat([serialize.bind({ statement: name, values: written }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
-    )
-    return parse.parseResults(messages, this.#pglite.parsers, { rowMode: 'object' })[0] as Results<Record<string, unknown>>
+    // The answer is read from its bytes (pglite-answer.ts): execProtocol would copy it four times.
+    const answer = answerCollector()
+    await this.#pglite.execProtocolRawStream(Buffer.concat([serialize.bind({ statement: name, values: written }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]), {
+      onRawData: answer.onRawData,
+    })
+    return readAnswer(answer.bytes(), this.#pglite.parsers)
   }
 
   /** Parses the statement under its name; answers its parameters' type oids. */

@@ -67,6 +67,36 @@ describe('prepared statements on the embedded database', () => {
     expect((await sql<{ name: string }>`SELECT name FROM things WHERE id = ${3}`.execute(db)).rows).toEqual([{ name: 'third' }])
   })
 
+  it('reads an answer from its bytes exactly as PGlite’s query reads it: many chunks, multi-byte text, NULLs, repeated names', async () => {
+    const prepared = preparedStatementsOf(database.pglite!)
+    // About 300 KB, so it leaves WebAssembly memory in many chunks, with characters of 2 to 4 bytes
+    // that a chunk boundary can split.
+    const select = `SELECT g AS n, repeat($1, 40) AS text, NULL::int AS nothing, g % 2 = 0 AS even, timestamptz '2026-11-27 10:00:00+00' - make_interval(secs => g) AS at, g AS n
+      FROM generate_series(1, $2::int) g`
+    const values = ['Zoë €😀 ', 600]
+    const ours = await prepared.run(select, values)
+    const theirs = await database.pglite!.query(select, values, { rowMode: 'object' })
+    expect(ours?.rows).toHaveLength(600)
+    expect(ours?.rows).toEqual(theirs.rows)
+    expect(ours?.fields).toEqual(theirs.fields)
+    expect(ours?.rows[0]).toMatchObject({ n: 1, nothing: null, even: false, text: 'Zoë €😀 '.repeat(40) })
+  })
+
+  it('counts the rows a write changed, and throws the error PGlite’s query throws', async () => {
+    const prepared = preparedStatementsOf(database.pglite!)
+    await prepared.run(`INSERT INTO things (id, name) VALUES ($1, $2), ($3, $4)`, [10, 'ten', 11, 'eleven'])
+    const updated = await prepared.run(`UPDATE things SET name = name || $1 WHERE id >= $2`, ['!', 10])
+    expect(updated).toMatchObject({ affectedRows: 2, rowCount: 2, command: 'UPDATE', rows: [] })
+    const duplicate = [`INSERT INTO things (id, name) VALUES ($1, $2)`, [10, 'again']] as const
+    const ours = await prepared.run(duplicate[0], [...duplicate[1]]).catch((err: unknown) => err)
+    const theirs = await database.pglite!.query(duplicate[0], [...duplicate[1]]).catch((err: unknown) => err)
+    expect(ours).toBeInstanceOf(Error)
+    const described = (e: any) => ({ name: e.constructor.name, message: e.message, code: e.code, constraint: e.constraint, detail: e.detail, table: e.table, schema: e.schema })
+    expect(described(ours)).toEqual(described(theirs))
+    expect(described(ours)).toMatchObject({ code: '23505', constraint: 'things_pkey', table: 'things' })
+    expect((await prepared.run(`SELECT name FROM things WHERE id = $1`, [10]))?.rows).toEqual([{ name: 'ten!' }])
+  })
+
   it('reports affected rows of updates through Kysely', async () => {
     const result = await database.db.updateTable('things' as never).set({ name: 'renamed' } as never).where('id' as never, '=', 1 as never).executeTakeFirst()
     expect(result.numUpdatedRows).toBe(1n)
