@@ -16,6 +16,7 @@ import { clientErrorHandler, frameworkErrors, installProblemHandler } from './ht
 import { registerCors } from './http/cors.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { authenticate } from './http/auth.ts'
+import { refuseUnstorableText } from './http/unstorable-text.ts'
 import { registerIdempotency } from './http/idempotency/idempotency.hooks.ts'
 import rateLimitPlugin from './http/rate-limit/rate-limit.plugin.ts'
 import { pipelineRoutes, recordRoutes, specialActionRoutes } from './records/index.ts'
@@ -107,6 +108,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         reply.header('cache-control', 'no-store')
       })
       api.addHook('onRequest', authenticate({ bearer, challenge }))
+      api.addHook('preValidation', refuseUnstorableText)
       // Before any route: it attaches itself to each write route as it is registered.
       registerIdempotency(api, { clock })
       await api.register(meRoutes)

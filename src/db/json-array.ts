@@ -17,7 +17,8 @@ const REFUSED_ESCAPE = /\\u(?:0000|d[89a-f])/i
 /**
  * `values` as a JSON array: null and undefined are null, strings stay exact except that a NUL
  * character or a lone surrogate (never valid text in PostgreSQL) becomes U+FFFD, as invalid UTF-8
- * from the source does.
+ * from the source does. Requests and CSV cells never bring them this far (they are refused where they
+ * enter, shared/storable-text.ts); the source platform's values and lookups' keys can.
  */
 export function jsonArray(values: readonly unknown[]): string {
   const text = JSON.stringify(values)

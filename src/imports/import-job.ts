@@ -7,6 +7,7 @@
  * the job could not go on; the rows written before stay).
  */
 import type { Kysely } from 'kysely'
+import { unstorableTextProblem } from '../shared/storable-text.ts'
 import type { DB } from '../db/database.ts'
 import {
   changesCommitted,
@@ -184,6 +185,11 @@ function prepare(ctx: PageContext, row: CsvRow): Prepared {
   }
   for (const c of ctx.columns) {
     const cell = row.cells[c.index] ?? ''
+    const unstorable = unstorableTextProblem(cell)
+    if (unstorable) {
+      p.issues.push({ row_number: row.number, column_name: c.name, field: c.field.name, message: unstorable })
+      continue
+    }
     if (c.field.type === 'ref' || c.field.type === 'user') {
       if (cell.trim() !== '') p.refs.set(c.field.name, cell)
       continue

@@ -58,6 +58,9 @@ describe.each(await targets())('edge arguments on every MCP tool on %s', (target
       const nul = await callError(client, 'search_records', { q: 'a\u0000b' })
       expect(nul.status).toBe(400)
       expect(nul.detail).toContain('NUL')
+      // Text that cannot be stored is refused before the tool runs, naming the argument.
+      const field = await callError(client, 'create_record', { kind: 'account', fields: { name: 'a\u0000b' } })
+      expect(field).toMatchObject({ status: 400, errors: [{ field: 'fields.name', message: 'must not contain the NUL character (U+0000)' }] })
     } finally {
       await client.close()
     }
