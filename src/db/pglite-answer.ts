@@ -42,7 +42,7 @@ export function answerCollector(): { onRawData: (chunk: Uint8Array) => void; byt
 /** The first statement result of an answer, or the database's error thrown. */
 export function readAnswer(data: Uint8Array, parsers: Record<number, TypeParser>): Results<Record<string, unknown>> {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
-  const results: Results<Record<string, unknown>>[] = []
+  let first: Results<Record<string, unknown>> | undefined
   let fields: Field[] = []
   let rows: Record<string, unknown>[] = []
   let affectedRows = 0
@@ -61,13 +61,13 @@ export function readAnswer(data: Uint8Array, parsers: Record<number, TypeParser>
       if (WRITING_COMMANDS.has(command)) affectedRows += count
       const result: Results<Record<string, unknown>> = { rows, fields, command, affectedRows } as Results<Record<string, unknown>>
       if (!Number.isNaN(count)) (result as { rowCount?: number }).rowCount = count
-      results.push(result)
+      first ??= result
       fields = []
       rows = []
     }
     at = end
   }
-  return results[0] ?? ({ affectedRows: 0, rows: [], fields: [] } as Results<Record<string, unknown>>)
+  return first ?? ({ affectedRows: 0, rows: [], fields: [] } as Results<Record<string, unknown>>)
 }
 
 function rowDescription(data: Uint8Array, view: DataView, at: number): Field[] {

@@ -7,7 +7,6 @@
  * the job could not go on; the rows written before stay).
  */
 import type { Kysely } from 'kysely'
-import { unstorableTextProblem } from '../shared/storable-text.ts'
 import type { DB } from '../db/database.ts'
 import {
   changesCommitted,
@@ -25,6 +24,7 @@ import {
   type RowToWrite,
 } from '../records/index.ts'
 import type { AuthContext, Scope } from '../shared/auth-context.ts'
+import { unstorableTextProblem } from '../shared/storable-text.ts'
 import { cellValue } from './cell-values.ts'
 import { csvRows, type CsvRow } from './csv-reading.ts'
 import { customFieldOfTarget, importableFields } from './header-mapping.ts'

@@ -12,7 +12,7 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import type { DB } from '../db/database.ts'
 import type { AuthContext, Scope } from '../shared/auth-context.ts'
-import { Forbidden, InvalidCursor, InvalidLimit, problemFromDatabaseRefusal, ProblemError, type FieldError } from '../shared/errors.ts'
+import { Forbidden, InvalidCursor, InvalidLimit, problemFromDatabaseRefusal, ProblemError, ValidationFailed, type FieldError } from '../shared/errors.ts'
 import { findUnstorableText } from '../shared/storable-text.ts'
 import { fieldErrors, validatorCompiler } from '../http/validation.ts'
 import type { RawJsonReplies } from './raw-json.ts'
@@ -159,7 +159,7 @@ export async function runTool(tool: McpTool, ctx: ToolContext, args: Args): Prom
     if (missing.length) throw new Forbidden(`This call needs the scope ${missing.join(' and ')}.`, 'insufficient_scope')
     // Text PostgreSQL cannot store is refused as REST refuses it (http/unstorable-text.ts).
     const unstorable = findUnstorableText(args)
-    if (unstorable) throw new ProblemError(400, 'validation_failed', 'Validation failed', `Invalid arguments: ${unstorable.field} ${unstorable.message}.`, [unstorable])
+    if (unstorable) throw new ValidationFailed(`Invalid arguments: ${unstorable.field} ${unstorable.message}.`, [unstorable])
     check(tool.inputSchema, args)
     return success(ctx, await tool.run(ctx, args))
   } catch (err) {

@@ -43,7 +43,7 @@ export interface InvitationDeps {
 export async function createInvitation(deps: InvitationDeps, orgId: string, inviterId: string, input: { email: string; role: 'admin' | 'member' }) {
   const { db, mailer } = deps
   const email = input.email.trim()
-  if (!EMAIL_RE.test(email) || email.includes('\0')) throw new ValidationFailed('email must be an email address.', [{ field: 'email', message: 'must be an email address' }])
+  if (!EMAIL_RE.test(email)) throw new ValidationFailed('email must be an email address.', [{ field: 'email', message: 'must be an email address' }])
   const key = emailKey(email)
   if (await isMemberByEmail(db, orgId, key)) throw new AlreadyMember()
 

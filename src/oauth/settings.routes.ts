@@ -95,7 +95,6 @@ export async function settingsRoutes(fastify: FastifyInstance, opts: { clock: Cl
     },
     async (request, reply) => {
       const { client_id } = request.params
-      if (client_id.includes('\0')) throw new NotFound('API client') // no id holds NUL (a 500 in PostgreSQL otherwise)
       const ok = await app.db.transaction().execute((trx) => revokeClientAccess(trx, request.auth!.orgId, client_id, opts.clock.now()))
       if (!ok) throw new NotFound('API client')
       return reply.status(204).send()

@@ -14,25 +14,31 @@ export function unstorableTextProblem(text: string): string | null {
 }
 
 /** The first string of a parsed JSON value (keys included) that cannot be stored, with its path (`records[2].name`). */
-export function findUnstorableText(value: unknown, path = ''): FieldError | null {
-  if (typeof value === 'string') {
-    const problem = unstorableTextProblem(value)
-    return problem ? { field: path || '(body)', message: problem } : null
-  }
+export function findUnstorableText(value: unknown): FieldError | null {
+  const trail: Array<string | number> = []
+  const message = search(value, trail)
+  if (message === null) return null
+  // The trail was gathered on the way back out, innermost first; a path is only built for a refusal.
+  const field = trail.reverse().reduce<string>((path, step) => (typeof step === 'number' ? `${path}[${step}]` : path ? `${path}.${step}` : step), '')
+  return { field: field || '(body)', message }
+}
+
+/** The problem of the first unstorable string under `value`, with the steps to it pushed onto `trail`. */
+function search(value: unknown, trail: Array<string | number>): string | null {
+  if (typeof value === 'string') return unstorableTextProblem(value)
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableText(value[i], `${path}[${i}]`)
-      if (found) return found
+      const found = search(value[i], trail)
+      if (found !== null) return trail.push(i), found
     }
     return null
   }
   if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      const at = path ? `${path}.${key}` : key
+    for (const key in value) {
       const keyProblem = unstorableTextProblem(key)
-      if (keyProblem) return { field: path || '(body)', message: `has a key that ${keyProblem}` }
-      const found = findUnstorableText(inner, at)
-      if (found) return found
+      if (keyProblem) return `has a key that ${keyProblem}`
+      const found = search((value as Record<string, unknown>)[key], trail)
+      if (found !== null) return trail.push(key), found
     }
   }
   return null
