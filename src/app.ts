@@ -15,7 +15,8 @@ import embeddedStatisticsPlugin from './http/plugins/embedded-statistics.ts'
 import { clientErrorHandler, frameworkErrors, installProblemHandler } from './http/problem-handler.ts'
 import { registerCors } from './http/cors.ts'
 import { validatorCompiler } from './http/validation.ts'
-import { authenticate } from './http/auth.ts'
+import { accessRecheck, authenticate } from './http/auth.ts'
+import longLivedPlugin from './http/long-lived/long-lived.plugin.ts'
 import { refuseUnstorableText } from './http/unstorable-text.ts'
 import { registerIdempotency } from './http/idempotency/idempotency.hooks.ts'
 import rateLimitPlugin from './http/rate-limit/rate-limit.plugin.ts'
@@ -73,8 +74,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('auth', null)
   app.decorateRequest('sessionToken', null)
   app.decorateRequest('presentedBearer', null)
+  app.decorateRequest('credential', null)
 
   await app.register(databasePlugin, { database: opts.database, config })
+  const resourceMetadataUrl = `${config.publicUrl}/.well-known/oauth-protected-resource`
+  const bearer = makeBearerCheck(opts.database.db, clock, resourcesOf(config.publicUrl), 'api', resourceMetadataUrl)
+  // Streams and downloads: caps, back-pressure, a stall limit, and access checked again while open.
+  await app.register(longLivedPlugin, { limits: config.streams, recheck: accessRecheck(bearer) })
   await registerCors(app)
   await app.register(cookie)
   await app.register(housekeepingPlugin, { clock })
@@ -99,9 +105,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const migrationWork = { wake: () => app.migrationRunner?.wake(), now: () => clock.now() }
   await app.register(connectCallbackRoutes, migrationWork)
 
-  const resourceMetadataUrl = `${config.publicUrl}/.well-known/oauth-protected-resource`
   const challenge = () => ({ 'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"` })
-  const bearer = makeBearerCheck(opts.database.db, clock, resourcesOf(config.publicUrl), 'api', resourceMetadataUrl)
   await app.register(
     async (api) => {
       api.addHook('onRequest', async (request, reply) => {

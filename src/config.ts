@@ -64,6 +64,21 @@ export interface Config {
   importConcurrency: number
   /** How long a process's claim on a CSV import lasts without renewal (a crashed process's import resumes after it). */
   importLeaseSeconds: number
+  /** Long-lived responses (docs/api.md, Long-lived responses): caps, the stall limit and the access re-check. */
+  streams: StreamLimits
+}
+
+export interface StreamLimits {
+  /** Open at once per organization, across every process (then 429 too_many_streams). */
+  perOrg: number
+  /** Open at once per API client (or per person in the web app) within an organization. */
+  perClient: number
+  /** Open at once in this process (then 503): what bounds one process's memory. */
+  perProcess: number
+  /** A reader that takes nothing for this long is disconnected. */
+  stallSeconds: number
+  /** How often an open response checks that its credential still grants access. */
+  recheckSeconds: number
 }
 
 export class ConfigError extends Error {}
@@ -221,5 +236,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importMaxFileBytes: parsePositiveInt('IMPORT_MAX_FILE_BYTES', env.IMPORT_MAX_FILE_BYTES, 100 * 1024 * 1024),
     importConcurrency: parsePositiveInt('IMPORT_CONCURRENCY', env.IMPORT_CONCURRENCY, 1),
     importLeaseSeconds: parsePositiveInt('IMPORT_LEASE_SECONDS', env.IMPORT_LEASE_SECONDS, 30),
+    streams: {
+      perOrg: parsePositiveInt('STREAMS_PER_ORG', env.STREAMS_PER_ORG, 20),
+      perClient: parsePositiveInt('STREAMS_PER_CLIENT', env.STREAMS_PER_CLIENT, 5),
+      perProcess: parsePositiveInt('STREAMS_PER_PROCESS', env.STREAMS_PER_PROCESS, 1000),
+      stallSeconds: parsePositiveInt('STREAM_STALL_SECONDS', env.STREAM_STALL_SECONDS, 30),
+      recheckSeconds: parsePositiveInt('STREAM_RECHECK_SECONDS', env.STREAM_RECHECK_SECONDS, 2),
+    },
   }
 }

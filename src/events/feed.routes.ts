@@ -10,8 +10,10 @@ import { ValidationFailed } from '../shared/errors.ts'
 import { feedEventSchema } from './event.schemas.ts'
 import { readableTypes, readFeed, readFeedBackwards } from './feed.ts'
 import type { FeedWakeups } from './feed-wakeups.ts'
+import type { StreamEnd } from '../http/long-lived/long-lived-response.ts'
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 410: problemSchema }
+const streamErrors = { ...errors, 429: problemSchema, 503: problemSchema }
 
 const seqSchema = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const
 const typesSchema = { type: 'string', maxLength: 2000, description: 'Comma-separated event types; default every type the token may read.' } as const
@@ -46,8 +48,8 @@ const feedPageSchema = {
   required: ['data', 'has_more', 'next_after'],
 } as const
 
-/** A stream's page; it reads again at once while pages come full. */
-const STREAM_PAGE = 500
+/** A stream's page; it reads again at once while pages come full. A stalled reader holds at most one. */
+const STREAM_PAGE = 100
 /** How often an idle stream looks for events other processes numbered. */
 const STREAM_POLL_MS = 250
 /** A comment line that keeps proxies from closing an idle stream. */
@@ -95,11 +97,12 @@ export async function feedRoutes(fastify: FastifyInstance, opts: { wakeups: Feed
         tags: ['Events'],
         summary: 'Stream the change feed (Server-Sent Events)',
         description:
-          'text/event-stream: each event as `id: <seq>`, `event: <type>`, `data: <event JSON>`. Reconnect with the Last-Event-ID header (EventSource does) to resume after the last event received.',
+          'text/event-stream: each event as `id: <seq>`, `event: <type>`, `data: <event JSON>`. Reconnect with the Last-Event-ID header (EventSource does) to resume after the last event received. ' +
+          'A stream counts against the caps on open streams (429 `too_many_streams` past them), ends for a reader that stops reading for the stall limit, and ends with an `access_ended` event within seconds of its access ending (docs/api.md, Long-lived responses).',
         querystring: streamQuerySchema,
         response: {
           200: { description: 'An endless text/event-stream.', content: { 'text/event-stream': { schema: { title: 'EventStream', type: 'string', description: 'Frames of `id: <seq>`, `event: <type>`, `data: <FeedEvent JSON>`.' } } } },
-          ...errors,
+          ...streamErrors,
         },
       },
       onRequest: requireScopes('crm:read'),
@@ -108,27 +111,26 @@ export async function feedRoutes(fastify: FastifyInstance, opts: { wakeups: Feed
       const auth = request.auth!
       const types = readableTypes(auth, request.query.types)
       let after = lastEventId(request.headers['last-event-id']) ?? request.query.after ?? null
-      // The first read happens before the stream opens, so a bad position is still a problem+json.
+      // The first read and the slot come before the stream opens, so a bad position or a cap is still a problem+json.
       let page = await readFeed(app.db, auth, after, STREAM_PAGE, types)
-      reply.hijack()
-      const out = reply.raw
-      out.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'keep-alive' })
-      out.write('retry: 1000\n\n')
-      let closed = false
-      request.raw.on('close', () => (closed = true))
+      const stream = await app.longLived.open(request, reply, 'events', { farewell })
+      stream.beginEventStream()
       let lastWrite = Date.now()
-      while (!closed && !opts.wakeups.closed) {
-        for (const e of page.events) out.write(`id: ${e.seq}\nevent: ${e.type}\ndata: ${e.json}\n\n`)
+      let open = await stream.write('retry: 1000\n\n')
+      while (open && !opts.wakeups.closed) {
+        // One event at a time, each waiting for the socket: a reader that stops reading holds one page here, no more.
+        for (const e of page.events) if (!(open = await stream.write(`id: ${e.seq}\nevent: ${e.type}\ndata: ${e.json}\n\n`))) break
+        if (!open) break
         if (page.events.length > 0) lastWrite = Date.now()
         after = page.nextAfter
         if (!page.hasMore) {
           if (Date.now() - lastWrite > KEEPALIVE_MS) {
-            out.write(': keep-alive\n\n')
+            open = await stream.write(': keep-alive\n\n')
             lastWrite = Date.now()
           }
           await opts.wakeups.next(STREAM_POLL_MS)
         }
-        if (closed || opts.wakeups.closed) break
+        if (stream.ended || opts.wakeups.closed) break
         try {
           page = await readFeed(app.db, auth, after, STREAM_PAGE, types)
         } catch (err) {
@@ -136,9 +138,18 @@ export async function feedRoutes(fastify: FastifyInstance, opts: { wakeups: Feed
           break
         }
       }
-      out.end()
+      stream.end(opts.wakeups.closed ? 'shutdown' : 'finished')
     },
   )
+}
+
+/**
+ * The stream's last words when its access ended: an `access_ended` event, so a client knows not to
+ * resume with the same token (a reconnect gets the 401 or 403 that says why).
+ */
+function farewell(reason: StreamEnd): string | null {
+  if (reason !== 'access_ended') return null
+  return `event: access_ended\ndata: {"code":"access_ended","detail":"The access this stream was opened with has ended (token or client revoked, membership or role changed, session ended). Reconnect with a valid credential; Last-Event-ID resumes where this stream stopped."}\n\n`
 }
 
 /** Last-Event-ID as a seq; a value that is not one is a 400 rather than a silent restart. */

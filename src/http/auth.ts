@@ -10,7 +10,7 @@ import type { AuthContext, Scope } from '../shared/auth-context.ts'
 import { ALL_SCOPES } from '../shared/auth-context.ts'
 import { Forbidden, Unauthenticated } from '../shared/errors.ts'
 import type { BearerTokenRow } from '../oauth/token.repository.ts'
-import { csrfMatches, findSession, SESSION_COOKIE } from '../orgs/session.service.ts'
+import { csrfMatches, findSession, sessionRoleIn, SESSION_COOKIE } from '../orgs/session.service.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,6 +18,8 @@ declare module 'fastify' {
     sessionToken: string | null
     /** A bearer token left to the route's own statement; `auth` is null until that statement ran. */
     presentedBearer: PresentedBearer | null
+    /** What the request authenticated with, so a long-lived response can check it again. */
+    credential: Credential | null
   }
   interface FastifyContextConfig {
     /** The route reads the token in its own statement and judges it with `presentedBearer.accept`. */
@@ -47,6 +49,9 @@ export interface BearerCheck {
   present(token: string): PresentedBearer
 }
 
+/** The presented secret (a bearer token or a session cookie); never logged. */
+export type Credential = { kind: 'bearer'; token: string } | { kind: 'session'; token: string }
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 export function authenticate(options: { bearer: BearerCheck; challenge: () => Record<string, string> }) {
@@ -57,7 +62,10 @@ export function authenticate(options: { bearer: BearerCheck; challenge: () => Re
       const match = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(header)
       if (!match) throw new Unauthenticated('The Authorization header must be "Bearer <token>".', { ...options.challenge(), 'www-authenticate': `${options.challenge()['www-authenticate']}, error="invalid_request"` }, 'invalid_request')
       if (request.routeOptions.config?.bearerInStatement) request.presentedBearer = options.bearer.present(match[1])
-      else request.auth = await options.bearer.verify(request, match[1])
+      else {
+        request.auth = await options.bearer.verify(request, match[1])
+        request.credential = { kind: 'bearer', token: match[1] }
+      }
       return
     }
     const token = request.cookies[SESSION_COOKIE]
@@ -69,11 +77,35 @@ export function authenticate(options: { bearer: BearerCheck; challenge: () => Re
           throw new Forbidden('Send the x-csrf-token header (from GET /api/v1/me) with every change made with a session cookie.', 'csrf_failed')
         }
         request.sessionToken = token
+        request.credential = { kind: 'session', token }
         request.auth = { orgId: session.orgId, userId: session.userId, role: session.role, scopes: new Set(ALL_SCOPES), via: 'session' }
         return
       }
     }
     throw new Unauthenticated('Sign in, or send an OAuth access token as "Authorization: Bearer <token>".', options.challenge())
+  }
+}
+
+/**
+ * The request's credential judged again, now, for its organization: the AuthContext it grants
+ * today, or null when it no longer grants access (token expired or revoked, client revoked, person
+ * removed, session ended). Long-lived responses call it periodically (http/long-lived).
+ */
+export function accessRecheck(bearer: BearerCheck) {
+  return async function recheck(request: FastifyRequest): Promise<AuthContext | null> {
+    const credential = request.credential
+    const orgId = request.auth?.orgId
+    if (!credential || !orgId) return null
+    if (credential.kind === 'bearer') {
+      try {
+        return await bearer.verify(request, credential.token)
+      } catch (err) {
+        if (err instanceof Unauthenticated) return null
+        throw err
+      }
+    }
+    const role = await sessionRoleIn(request.server.db, credential.token, orgId)
+    return role === null ? null : { ...request.auth!, role }
   }
 }
 

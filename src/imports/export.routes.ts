@@ -142,10 +142,8 @@ function registerExport(fastify: FastifyInstance, kind: RecordKind): void {
       // sees a truncated download, never a file that looks complete.
       stream.on('error', (err) => request.log.error({ err, kind: kind.name }, 'CSV export stopped'))
       const day = new Date().toISOString().slice(0, 10)
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${kind.path}-${day}.csv"`)
-        .send(stream)
+      reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${kind.path}-${day}.csv"`)
+      return app.longLived.download(request, reply, 'export', stream)
     },
   )
 }

@@ -209,10 +209,8 @@ export async function importRoutes(fastify: FastifyInstance, opts: ImportRouteOp
     async (request, reply) => {
       const row = await findImport(app.db, request.auth!.orgId, request.params.id)
       if (!row) throw new NotFound('Import')
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="import-issues-${row.id}.csv"`)
-        .send(issuesCsv(app, row.org_id, row.id))
+      reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="import-issues-${row.id}.csv"`)
+      return app.longLived.download(request, reply, 'import_issues', issuesCsv(app, row.org_id, row.id))
     },
   )
 }

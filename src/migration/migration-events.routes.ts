@@ -6,7 +6,8 @@
  * `event: end` and closes; a reconnecting client (Last-Event-ID) that already saw the end gets 204,
  * which tells EventSource to stop reconnecting.
  */
-import { PassThrough } from 'node:stream'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { StreamEnd } from '../http/long-lived/long-lived-response.ts'
 import type { FastifyInstance } from 'fastify'
 import { requireAdmin, requireScopes } from '../http/auth.ts'
 import { problemSchema } from '../http/schemas.ts'
@@ -32,7 +33,7 @@ export async function migrationEventRoutes(fastify: FastifyInstance): Promise<vo
           'A text/event-stream of `migration` events, each carrying the whole migration (as GET /migration/{id}) whenever it changes; `end` when it has ended. ' +
           'Reconnects may send Last-Event-ID; one after the end answers 204.',
         params: migrationParams,
-        response: { 204: { type: 'null', description: 'The client already saw the end of this migration.' }, 401: problemSchema, 403: problemSchema, 404: problemSchema },
+        response: { 204: { type: 'null', description: 'The client already saw the end of this migration.' }, 401: problemSchema, 403: problemSchema, 404: problemSchema, 429: problemSchema, 503: problemSchema },
       },
       onRequest: [requireScopes('crm:read'), requireAdmin()],
     },
@@ -44,54 +45,50 @@ export async function migrationEventRoutes(fastify: FastifyInstance): Promise<vo
       const lastSeen = Number(request.headers['last-event-id'])
       if (isEnded(first) && lastSeen === first.version) return reply.status(204).send()
 
-      const stream = new PassThrough()
+      const stream = await app.longLived.open(request, reply, 'migration_progress', { admin: true, farewell })
+      stream.beginEventStream()
       let lastSent = -1
-      let closed = false
-      const send = (text: string) => {
-        if (!closed) stream.write(text)
+      let lastWrite = Date.now()
+      const send = async (text: string) => {
+        lastWrite = Date.now()
+        return stream.write(text)
       }
-      const close = () => {
-        if (closed) return
-        closed = true
-        clearInterval(poll)
-        clearInterval(keepalive)
-        stream.end()
-      }
+      // Each push sends the whole migration as it is now: a reader slower than the changes skips
+      // versions (the next push after its socket drained sends the newest), so it never falls behind
+      // by more than one view.
       const push = async () => {
         const version = await migrationVersion(app.db, orgId, id)
-        if (version === null) return close()
-        if (version === lastSent) return
+        if (version === null) return stream.end('finished')
+        if (version === lastSent) {
+          if (Date.now() - lastWrite >= EVENTS_KEEPALIVE_MS) await send(': keep-alive\n\n')
+          return
+        }
         const m = await findMigration(app.db, orgId, id)
-        if (!m) return close()
+        if (!m) return stream.end('finished')
         lastSent = m.version
-        send(`id: ${m.version}\nevent: migration\ndata: ${JSON.stringify(migrationViewOf(m, await listObjects(app.db, orgId, id)))}\n\n`)
+        const view = JSON.stringify(migrationViewOf(m, await listObjects(app.db, orgId, id)))
+        if (!(await send(`id: ${m.version}\nevent: migration\ndata: ${view}\n\n`))) return
         if (isEnded(m)) {
-          send(`id: ${m.version}\nevent: end\ndata: {"status":"${m.status}"}\n\n`)
-          close()
+          await send(`id: ${m.version}\nevent: end\ndata: {"status":"${m.status}"}\n\n`)
+          stream.end('finished')
         }
       }
-      let busy = false
-      const tick = () => {
-        if (busy || closed) return
-        busy = true
-        push()
-          .catch((err) => {
-            request.log.warn({ err }, 'migration event stream failed')
-            close()
-          })
-          .finally(() => (busy = false))
-      }
-      const poll = setInterval(tick, EVENTS_POLL_MS)
-      const keepalive = setInterval(() => send(': keep-alive\n\n'), EVENTS_KEEPALIVE_MS)
-      request.raw.on('close', close)
       // The client retries after 2 s if the connection drops.
-      stream.write('retry: 2000\n\n')
-      tick()
-      reply
-        .header('content-type', 'text/event-stream; charset=utf-8')
-        .header('cache-control', 'no-cache, no-store')
-        .header('x-accel-buffering', 'no')
-      return reply.send(stream)
+      await send('retry: 2000\n\n')
+      while (!stream.ended) {
+        try {
+          await push()
+        } catch (err) {
+          request.log.warn({ err }, 'migration event stream failed; closing it (the client reconnects)')
+          stream.end('finished')
+        }
+        if (!stream.ended) await sleep(EVENTS_POLL_MS, undefined, { signal: stream.signal }).catch(() => {})
+      }
     },
   )
+}
+
+/** Last words when the reader lost access (signed out, removed, no longer an administrator). */
+function farewell(reason: StreamEnd): string | null {
+  return reason === 'access_ended' ? 'event: access_ended\ndata: {"code":"access_ended","detail":"The access this stream was opened with has ended."}\n\n' : null
 }

@@ -251,7 +251,7 @@ export async function migrationRoutes(fastify: FastifyInstance, opts: MigrationR
     async (request, reply) => {
       const m = await existing(request, request.params.id)
       reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="migration-issues-${m.id}.csv"`)
-      return reply.send(exportIssuesCsv(app.db, m.org_id, m.id, request.query.kind))
+      return app.longLived.download(request, reply, 'migration_issues', exportIssuesCsv(app.db, m.org_id, m.id, request.query.kind), { admin: true })
     },
   )
 }

@@ -46,6 +46,21 @@ export async function findSession(db: Kysely<DB>, token: string): Promise<Sessio
   return row ? { userId: row.user_id, orgId: row.active_org_id, role: row.role, csrfToken: row.csrf_token } : null
 }
 
+/**
+ * The person's role in `orgId` if the session is still valid and they are still a member there
+ * (null otherwise): a stream opened in one organization stays open while its tab switches to another.
+ */
+export async function sessionRoleIn(db: Kysely<DB>, token: string, orgId: string): Promise<'admin' | 'member' | null> {
+  const res = await db.executeQuery<{ role: 'admin' | 'member' }>(
+    CompiledQuery.raw(
+      `SELECT m.role FROM sessions s JOIN memberships m ON m.user_id = s.user_id AND m.org_id = $2
+       WHERE s.token_hash = $1 AND s.expires_at > now()`,
+      [sha256(token), orgId],
+    ),
+  )
+  return res.rows[0]?.role ?? null
+}
+
 export function csrfMatches(session: SessionInfo, presented: string | undefined): boolean {
   return typeof presented === 'string' && constantTimeEqual(session.csrfToken, presented)
 }

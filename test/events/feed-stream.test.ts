@@ -8,32 +8,13 @@ import { targets } from '../helpers/databases.ts'
 import { json, type Member } from '../helpers/build-app.ts'
 import { oauthHarnessPerFile, type OAuthHarness } from '../oauth/helpers.ts'
 import { SESSION_COOKIE } from '../../src/orgs/session.service.ts'
+import { openSse, type SseStream } from '../helpers/sse.ts'
 
-interface Frame {
-  id: string
-  event: string
-  data: any
-}
-
-/** Reads frames from an open stream until `count` events arrived. */
-async function readFrames(res: Response, count: number): Promise<Frame[]> {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
-  const frames: Frame[] = []
-  let buffer = ''
-  while (frames.length < count) {
-    const { value, done } = await reader.read()
-    if (done) break
-    buffer += value
-    let end: number
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end)
-      buffer = buffer.slice(end + 2)
-      const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':') && l.includes(': ')).map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]))
-      if (fields.data) frames.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data) })
-    }
-  }
-  await reader.cancel()
-  return frames
+/** The first `count` event frames of a stream, then the stream closed. */
+async function readFrames(stream: SseStream, count: number) {
+  await stream.waitFor(() => stream.frames.length >= count)
+  stream.close()
+  return stream.frames.slice(0, count)
 }
 
 describe.each(await targets())('event stream on %s', (target) => {
@@ -47,8 +28,7 @@ describe.each(await targets())('event stream on %s', (target) => {
     const headers = { cookie: `${SESSION_COOKIE}=${admin.session}` }
     for (const name of ['A', 'B']) expect((await admin.request({ method: 'POST', url: '/api/v1/accounts', payload: { name } })).statusCode).toBe(201)
 
-    const controller = new AbortController()
-    const res = await fetch(`${base}/api/v1/events/stream`, { headers, signal: controller.signal })
+    const res = await openSse(`${base}/api/v1/events/stream`, headers)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('text/event-stream')
     const later = (async () => {
@@ -57,15 +37,12 @@ describe.each(await targets())('event stream on %s', (target) => {
       return json(made).id as string
     })()
     const frames = await readFrames(res, 3)
-    controller.abort()
     expect(frames.map((f) => [f.id, f.event, f.data.data.object.name])).toEqual([['1', 'account.created', 'A'], ['2', 'account.created', 'B'], ['3', 'account.created', 'C']])
     expect(frames[2].data.data.object.id).toBe(await later)
     expect(frames[2].data.seq).toBe(3)
 
-    const resumed = new AbortController()
-    const again = await fetch(`${base}/api/v1/events/stream`, { headers: { ...headers, 'last-event-id': '1' }, signal: resumed.signal })
+    const again = await openSse(`${base}/api/v1/events/stream`, { ...headers, 'last-event-id': '1' })
     const rest = await readFrames(again, 2)
-    resumed.abort()
     expect(rest.map((f) => f.id)).toEqual(['2', '3'])
 
     const bad = await fetch(`${base}/api/v1/events/stream`, { headers: { ...headers, 'last-event-id': 'yesterday' } })

@@ -1,5 +1,5 @@
 /**
- * Deletes what no longer counts: rate-limit windows and API rate-limit leases, OAuth codes and
+ * Deletes what no longer counts: rate-limit windows and API rate-limit leases, lapsed stream slots, OAuth codes and
  * tokens a day past their expiry, webhook deliveries finished more than 30 days ago, idempotency
  * keys past their 24 hours, and tombstones of deleted records after 30 days. Every process runs it
  * hourly (`app.runHousekeeping` runs it now); the deletes are idempotent, so several processes on
@@ -13,6 +13,7 @@ import { pruneExpiredOAuthRows } from '../../oauth/token.repository.ts'
 import { pruneDeliveries } from '../../webhooks/delivery.repository.ts'
 import { pruneIdempotencyKeys } from '../idempotency/idempotency.repository.ts'
 import { pruneLeases } from '../rate-limit/lease.repository.ts'
+import { pruneSlots } from '../long-lived/stream-slots.repository.ts'
 import { pruneTombstones } from '../../records/index.ts'
 import { pruneEvents } from '../../events/index.ts'
 
@@ -33,6 +34,7 @@ export default fp(
       try {
         await pruneRateLimits(app.db, new Date(now.getTime() - 3600 * 1000))
         await pruneLeases(app.db, new Date(now.getTime() - 3600 * 1000))
+        await pruneSlots(app.db)
         await pruneExpiredOAuthRows(app.db, now)
         await pruneDeliveries(app.db, new Date(now.getTime() - DELIVERY_LOG_DAYS * 86400 * 1000))
         await pruneIdempotencyKeys(app.db, now)
