@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify'
 import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
 import { addMember, buildTestApp, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
 import { api, confidentialClient, obtainTokens, type TestClient } from '../oauth/helpers.ts'
@@ -18,6 +18,8 @@ import { analyze, everything, simSettings, sourceTokens } from '../migration/hel
 import { multipart } from '../imports/helpers.ts'
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts'
 import { HTTP_METHODS } from '../../src/http/openapi-operations.ts'
+import { adminOnly } from '../../src/http/roles.ts'
+import { markRolesInDocument } from '../../src/http/roles.openapi.ts'
 
 const ALL_SCOPES = 'crm:read crm:write erp:read'
 
@@ -149,7 +151,6 @@ describe.each(await targets())('administrative operations on %s', (target) => {
   let member: Member
   let client: TestClient
   let memberToken: string
-  let adminToken: string
   let f: Fixtures
 
   beforeAll(async () => {
@@ -161,7 +162,6 @@ describe.each(await targets())('administrative operations on %s', (target) => {
     member = await addMember(app, admin.orgId, 'member')
     client = await confidentialClient(app, admin.orgId)
     memberToken = (await obtainTokens(app, member, client, { scope: ALL_SCOPES })).access_token
-    adminToken = (await obtainTokens(app, admin, client, { scope: ALL_SCOPES })).access_token
 
     const webhook = json(await admin.request({ method: 'POST', url: '/api/v1/webhooks', payload: { url: receiver.url, events: ['account.created'] } }))
     const delivery = json(await admin.request({ method: 'POST', url: `/api/v1/webhooks/${webhook.id}/test` }))
@@ -212,7 +212,14 @@ describe.each(await targets())('administrative operations on %s', (target) => {
     expect(Object.fromEntries(marked)).toEqual(Object.fromEntries(listed))
   })
 
-  it("refuses a member's session and a member's token alike, with 403 admin_required, and changes nothing", async () => {
+  it('refuses to start with an administrative route hidden from the OpenAPI document, which the check above walks', async () => {
+    const bare = Fastify()
+    markRolesInDocument(bare)
+    expect(() => bare.get('/hidden', { schema: { hide: true }, onRequest: adminOnly }, async () => ({}))).toThrow(/GET \/hidden is administrative: it must be in the OpenAPI document/)
+    await bare.close()
+  })
+
+  it("refuses a member's session and a member's token alike, with 403 admin_required, changing nothing, and leaves them what members may do", async () => {
     const callers: [string, (req: InjectOptions) => Promise<LightMyRequestResponse>][] = [
       ['session', (req) => member.request(req)],
       ['token', (req) => api(app, memberToken, req)],
@@ -232,55 +239,8 @@ describe.each(await targets())('administrative operations on %s', (target) => {
       }
     }
     expect(wrong).toEqual([])
-    // The token still works for what members may do: the refusals were about the role, not the token.
-    expect((await api(app, memberToken, { url: '/api/v1/custom-fields' })).statusCode).toBe(200)
-  })
 
-  it("lets an administrator's token do them, except what is done in the app only (403 session_required)", async () => {
-    const asAdmin = (op: AdminOperation, payload?: object) => api(app, adminToken, { ...requestOf(op, f), ...(payload ? { payload } : {}) })
-    const byKey = new Map(ADMIN_OPERATIONS.map((op) => [key(op.method, op.path), op]))
-    const op = (k: string) => byKey.get(k)!
-
-    for (const k of ['GET /api/v1/webhooks', 'GET /api/v1/webhooks/{id}', 'GET /api/v1/webhooks/{id}/deliveries', 'GET /api/v1/migrations', 'GET /api/v1/migration/{id}', 'GET /api/v1/migration/{id}/issues']) {
-      const res = await asAdmin(op(k))
-      expect(res.statusCode, `${k}: ${res.body.slice(0, 200)}`).toBe(200)
-    }
-    const repointed = await asAdmin(op('PATCH /api/v1/webhooks/{id}'), { url: `${receiver.url}/by-admin-token` })
-    expect(repointed.statusCode, repointed.body).toBe(200)
-    expect(json(repointed).url).toBe(`${receiver.url}/by-admin-token`)
-    const defined = await asAdmin(op('POST /api/v1/custom-fields'), { kind: 'account', name: 'by_token', label: 'By token', type: 'number' })
-    expect(defined.statusCode, defined.body).toBe(201)
-    expect((await asAdmin(op('PUT /api/v1/migration/{id}/config'))).statusCode).toBe(200)
-
-    for (const sessionOnly of ADMIN_OPERATIONS.filter((o) => o.sessionOnly)) {
-      const res = await asAdmin(sessionOnly)
-      expect(res.statusCode, key(sessionOnly.method, sessionOnly.path)).toBe(403)
-      expect(json(res).code, key(sessionOnly.method, sessionOnly.path)).toBe('session_required')
-    }
-  })
-
-  it("reads the role of a token's person on every request: a demoted administrator's token is refused at once, a promoted member's allowed", async () => {
-    const later = await addMember(app, admin.orgId, 'admin')
-    const laterToken = (await obtainTokens(app, later, client, { scope: ALL_SCOPES })).access_token
-    const webhookUrl = `/api/v1/webhooks/${f.webhookId}`
-    expect((await api(app, laterToken, { url: webhookUrl })).statusCode).toBe(200)
-
-    expect((await admin.request({ method: 'PATCH', url: `/api/v1/members/${later.userId}`, payload: { role: 'member' } })).statusCode).toBe(200)
-    const before = await organizationState(app)
-    expectAdminRequired(await api(app, laterToken, { url: webhookUrl }), "a demoted administrator's token reading a webhook")
-    expectAdminRequired(await api(app, laterToken, { method: 'PATCH', url: webhookUrl, payload: { url: `${receiver.url}/after-demotion` } }), "a demoted administrator's token re-pointing a webhook")
-    expectAdminRequired(await api(app, laterToken, { method: 'DELETE', url: webhookUrl }), "a demoted administrator's token deleting a webhook")
-    expectAdminRequired(await later.request({ url: webhookUrl }), "a demoted administrator's session")
-    expect(await organizationState(app)).toEqual(before)
-
-    const rising = await addMember(app, admin.orgId, 'member')
-    const risingToken = (await obtainTokens(app, rising, client, { scope: ALL_SCOPES })).access_token
-    expectAdminRequired(await api(app, risingToken, { url: webhookUrl }), "a member's token before promotion")
-    expect((await admin.request({ method: 'PATCH', url: `/api/v1/members/${rising.userId}`, payload: { role: 'admin' } })).statusCode).toBe(200)
-    expect((await api(app, risingToken, { url: webhookUrl })).statusCode).toBe(200)
-  })
-
-  it("leaves what members may do open to a member's session and token alike", async () => {
+    // What members may do stays open to the same session and token: the refusals were about the role.
     const csv = await multipart({ kind: 'contacts' }, { text: 'FirstName,LastName,Email\nAda,Lovelace,ada@example.test\n' })
     const open: InjectOptions[] = [
       { url: '/api/v1/me' },
@@ -293,9 +253,52 @@ describe.each(await targets())('administrative operations on %s', (target) => {
       { method: 'POST', url: '/api/v1/accounts', payload: { name: 'Members may write records' } },
     ]
     for (const req of open) {
-      for (const [via, res] of [['session', await member.request(req)], ['token', await api(app, memberToken, req)]] as const) {
+      for (const [via, send] of callers) {
+        const res = await send(req)
         expect(res.statusCode, `${req.method ?? 'GET'} ${req.url} by a member's ${via}: ${res.body.slice(0, 200)}`).toBeLessThan(300)
       }
     }
+  })
+
+  it("acts for a token's person with the role they have now: an administrator's token does them until a demotion, a member's token from a promotion", async () => {
+    const later = await addMember(app, admin.orgId, 'admin')
+    const laterToken = (await obtainTokens(app, later, client, { scope: ALL_SCOPES })).access_token
+    const byKey = new Map(ADMIN_OPERATIONS.map((op) => [key(op.method, op.path), op]))
+    const asLater = (k: string, payload?: object) => api(app, laterToken, { ...requestOf(byKey.get(k)!, f), ...(payload ? { payload } : {}) })
+
+    // An administrator's token: a representative subset succeeds...
+    for (const k of ['GET /api/v1/webhooks', 'GET /api/v1/webhooks/{id}', 'GET /api/v1/webhooks/{id}/deliveries', 'GET /api/v1/migrations', 'GET /api/v1/migration/{id}', 'GET /api/v1/migration/{id}/issues']) {
+      const res = await asLater(k)
+      expect(res.statusCode, `${k}: ${res.body.slice(0, 200)}`).toBe(200)
+    }
+    const repointed = await asLater('PATCH /api/v1/webhooks/{id}', { url: `${receiver.url}/by-admin-token` })
+    expect(repointed.statusCode, repointed.body).toBe(200)
+    expect(json(repointed).url).toBe(`${receiver.url}/by-admin-token`)
+    const defined = await asLater('POST /api/v1/custom-fields', { kind: 'account', name: 'by_token', label: 'By token', type: 'number' })
+    expect(defined.statusCode, defined.body).toBe(201)
+    expect((await asLater('PUT /api/v1/migration/{id}/config')).statusCode).toBe(200)
+    // ...except what is done in the app only: the role passes, the channel does not.
+    for (const op of ADMIN_OPERATIONS.filter((o) => o.sessionOnly)) {
+      const res = await asLater(key(op.method, op.path))
+      expect(res.statusCode, key(op.method, op.path)).toBe(403)
+      expect(json(res).code, key(op.method, op.path)).toBe('session_required')
+    }
+
+    // Demoted: the same token is refused on its very next request, and changes nothing.
+    expect((await admin.request({ method: 'PATCH', url: `/api/v1/members/${later.userId}`, payload: { role: 'member' } })).statusCode).toBe(200)
+    const before = await organizationState(app)
+    expectAdminRequired(await asLater('GET /api/v1/webhooks/{id}'), "a demoted administrator's token reading a webhook")
+    expectAdminRequired(await asLater('PATCH /api/v1/webhooks/{id}', { url: `${receiver.url}/after-demotion` }), "a demoted administrator's token re-pointing a webhook")
+    expectAdminRequired(await asLater('DELETE /api/v1/webhooks/{id}'), "a demoted administrator's token deleting a webhook")
+    expectAdminRequired(await asLater('POST /api/v1/custom-fields', { kind: 'account', name: 'after_demotion', label: 'After', type: 'text' }), "a demoted administrator's token defining a field")
+    expectAdminRequired(await later.request({ url: `/api/v1/webhooks/${f.webhookId}` }), "a demoted administrator's session")
+    expect(await organizationState(app)).toEqual(before)
+
+    // Promoted: a member's token gains them just as fast.
+    const rising = await addMember(app, admin.orgId, 'member')
+    const risingToken = (await obtainTokens(app, rising, client, { scope: ALL_SCOPES })).access_token
+    expectAdminRequired(await api(app, risingToken, { url: `/api/v1/webhooks/${f.webhookId}` }), "a member's token before promotion")
+    expect((await admin.request({ method: 'PATCH', url: `/api/v1/members/${rising.userId}`, payload: { role: 'admin' } })).statusCode).toBe(200)
+    expect((await api(app, risingToken, { url: `/api/v1/webhooks/${f.webhookId}` })).statusCode).toBe(200)
   })
 })
