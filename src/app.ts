@@ -19,6 +19,7 @@ import { accessRecheck, authenticate } from './http/auth.ts'
 import longLivedPlugin from './http/long-lived/long-lived.plugin.ts'
 import { refuseUnstorableText } from './http/unstorable-text.ts'
 import { registerIdempotency } from './http/idempotency/idempotency.hooks.ts'
+import { markRolesInDocument } from './http/roles.openapi.ts'
 import rateLimitPlugin from './http/rate-limit/rate-limit.plugin.ts'
 import { pipelineRoutes, recordRoutes, specialActionRoutes } from './records/index.ts'
 import { eventRoutes, eventsPlugin } from './events/index.ts'
@@ -115,6 +116,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       api.addHook('preValidation', refuseUnstorableText)
       // Before any route: it attaches itself to each write route as it is registered.
       registerIdempotency(api, { clock })
+      // Before any route too: marks each administrative operation in the OpenAPI document.
+      markRolesInDocument(api)
       await api.register(meRoutes)
       await api.register(recordRoutes)
       await api.register(specialActionRoutes)

@@ -125,9 +125,3 @@ export function requireScopes(...needed: Scope[]) {
     })
   }
 }
-
-export function requireAdmin() {
-  return async function checkAdmin(request: FastifyRequest): Promise<void> {
-    if (request.auth?.role !== 'admin') throw new Forbidden('Only administrators of the organization can do this.', 'admin_required')
-  }
-}

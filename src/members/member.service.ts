@@ -4,7 +4,7 @@
  */
 import type { Kysely, Transaction } from 'kysely'
 import type { DB } from '../db/database.ts'
-import { Forbidden, NotFound, ProblemError } from '../shared/errors.ts'
+import { AdminRequired, NotFound, ProblemError } from '../shared/errors.ts'
 import { deleteMembership, findMember, lockAdministrators, setMemberRole, type MemberRow } from './member.repository.ts'
 
 export class LastAdministrator extends ProblemError {
@@ -20,7 +20,7 @@ export function memberView(row: MemberRow) {
 /** The administrators, locked, after checking that the actor is still one of them (they may have been demoted meanwhile). */
 async function administratorsFor(trx: Transaction<DB>, orgId: string, actorId: string): Promise<Set<string>> {
   const admins = await lockAdministrators(trx, orgId)
-  if (!admins.has(actorId)) throw new Forbidden('Only administrators of the organization can do this.', 'admin_required')
+  if (!admins.has(actorId)) throw new AdminRequired()
   return admins
 }
 

@@ -9,7 +9,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { StreamEnd } from '../http/long-lived/long-lived-response.ts'
 import type { FastifyInstance } from 'fastify'
-import { requireAdmin, requireScopes } from '../http/auth.ts'
+import { requireScopes } from '../http/auth.ts'
+import { adminOnly } from '../http/roles.ts'
 import { problemSchema } from '../http/schemas.ts'
 import type { TypedRoutes } from '../http/type-provider.ts'
 import { NotFound } from '../shared/errors.ts'
@@ -35,7 +36,7 @@ export async function migrationEventRoutes(fastify: FastifyInstance): Promise<vo
         params: migrationParams,
         response: { 204: { type: 'null', description: 'The client already saw the end of this migration.' }, 401: problemSchema, 403: problemSchema, 404: problemSchema, 429: problemSchema, 503: problemSchema },
       },
-      onRequest: [requireScopes('crm:read'), requireAdmin()],
+      onRequest: [requireScopes('crm:read'), adminOnly],
     },
     async (request, reply) => {
       const orgId = request.auth!.orgId

@@ -5,7 +5,8 @@
  * use them, with a session or a token of theirs (reading needs crm:read, changing crm:write).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { requireAdmin, requireScopes } from '../http/auth.ts'
+import { requireScopes } from '../http/auth.ts'
+import { adminOnly } from '../http/roles.ts'
 import { pageQuerySchema, problemSchema } from '../http/schemas.ts'
 import type { TypedRoutes } from '../http/type-provider.ts'
 import { NotFound, ValidationFailed } from '../shared/errors.ts'
@@ -37,9 +38,8 @@ import { keysetPage } from '../http/keyset-page.ts'
 const tags = ['Migration']
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema }
 
-const admin = requireAdmin()
-const read = [requireScopes('crm:read'), admin]
-const change = [requireScopes('crm:write'), admin]
+const read = [requireScopes('crm:read'), adminOnly]
+const change = [requireScopes('crm:write'), adminOnly]
 
 export interface MigrationRouteOptions {
   box: SecretBox

@@ -1,12 +1,12 @@
 /**
  * Settings -> API: administrators list, create and revoke the organization's OAuth clients.
- * Browser sessions only (a token cannot mint clients), admins only.
+ * Administrators only, and in the app only (a token cannot mint clients): docs/members.md.
  */
 import type { FastifyInstance } from 'fastify'
-import { requireAdmin } from '../http/auth.ts'
+import { adminOnly, inTheAppOnly } from '../http/roles.ts'
 import { problemSchema } from '../http/schemas.ts'
 import type { TypedRoutes } from '../http/type-provider.ts'
-import { Forbidden, NotFound } from '../shared/errors.ts'
+import { NotFound } from '../shared/errors.ts'
 import type { Clock } from '../shared/clock.ts'
 import { createOrgClient, listOrgClients } from './client.service.ts'
 import { revokeClientAccess } from './client.repository.ts'
@@ -33,12 +33,7 @@ const clientSchema = {
 export async function settingsRoutes(fastify: FastifyInstance, opts: { clock: Clock }): Promise<void> {
   const app = fastify.withTypeProvider<TypedRoutes>()
   const tags = ['Settings']
-  const sessionAdmin = [
-    async (request: import('fastify').FastifyRequest) => {
-      if (request.auth?.via !== 'session') throw new Forbidden('API clients are managed from the app (Settings -> API), not with a token.', 'session_required')
-    },
-    requireAdmin(),
-  ]
+  const sessionAdmin = [adminOnly, inTheAppOnly('API clients', 'Settings -> API')]
   app.get(
     '/settings/api-clients',
     { schema: { operationId: 'listApiClients', tags, summary: 'List the OAuth clients of the organization (admins)', response: { 200: { title: 'ApiClientList', type: 'object', properties: { data: { type: 'array', items: clientSchema } }, required: ['data'] }, 403: problemSchema } }, onRequest: sessionAdmin },

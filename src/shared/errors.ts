@@ -74,6 +74,13 @@ export class Forbidden extends ProblemError {
   }
 }
 
+/** The person is not an administrator of the organization (now): docs/members.md, Who may do what. */
+export class AdminRequired extends Forbidden {
+  constructor() {
+    super('Only administrators of the organization can do this.', 'admin_required')
+  }
+}
+
 export class PayloadTooLarge extends ProblemError {
   constructor(limit: number) {
     super(413, 'payload_too_large', 'Payload too large', `The request body exceeds the limit of ${limit} bytes.`)

@@ -1,13 +1,16 @@
 /**
  * The webhook API (docs/webhooks.md): register, list, read, change, delete; the delivery log;
- * retrying a delivery by hand; sending a test event. Reading needs crm:read, managing crm:write,
- * and people in the app must be administrators (Settings -> Webhooks is an admin page). A webhook
- * is a standing read of records, so pointing one somewhere (register, change) needs crm:read too,
- * and every stored payload is shown as the caller's scopes may see it (eventForCaller).
+ * retrying a delivery by hand; sending a test event; replays. Every operation is administrative
+ * (docs/members.md, Who may do what): a webhook sends the organization's records to a system of the
+ * administrators' choosing, and its log shows what those systems answered, so members' sessions
+ * and tokens alike get 403 admin_required. Reading needs crm:read, managing crm:write. A webhook is
+ * a standing read of records, so pointing one somewhere (register, change) needs crm:read too, and
+ * every stored payload is shown as the caller's scopes may see it (eventForCaller).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import { requireAdmin, requireScopes } from '../http/auth.ts'
+import { requireScopes } from '../http/auth.ts'
+import { adminOnly } from '../http/roles.ts'
 import { pageQuerySchema, problemSchema } from '../http/schemas.ts'
 import type { TypedRoutes } from '../http/type-provider.ts'
 import { eventForCaller } from '../records/index.ts'
@@ -40,13 +43,10 @@ import { keysetPage } from '../http/keyset-page.ts'
 const tags = ['Webhooks']
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema }
 
-const read = requireScopes('crm:read')
-const adminInApp = async (request: FastifyRequest) => {
-  if (request.auth?.via === 'session') await requireAdmin()(request)
-}
-const manage = [requireScopes('crm:write'), adminInApp]
+const read = [requireScopes('crm:read'), adminOnly]
+const manage = [requireScopes('crm:write'), adminOnly]
 /** Register or re-point: the endpoint will receive records, so the caller must be able to read them. */
-const point = [requireScopes('crm:write', 'crm:read'), adminInApp]
+const point = [requireScopes('crm:write', 'crm:read'), adminOnly]
 
 /** Deliveries with their payloads as this caller may see them. */
 function shownDeliveries<T extends { payload: unknown }>(auth: AuthContext, deliveries: T[]): T[] {

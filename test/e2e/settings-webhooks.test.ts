@@ -2,13 +2,14 @@
  * Browser end-to-end test of Settings -> Webhooks: an administrator adds a webhook (a bad URL is
  * refused under its field first, events chosen through the grouped checklist, a generated secret
  * shown once), sends a test event, and sees it delivered in the log; a record change follows; the
- * receiver verifies every delivery with the `standardwebhooks` package.
+ * receiver verifies every delivery with the `standardwebhooks` package. A member who opens the
+ * list or a webhook's page is told that webhooks are for administrators.
  * With E2E_SCREENSHOTS=<dir>, saves screenshots of the page's states there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { Webhook } from 'standardwebhooks'
-import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
+import { addUserToOrganization, createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
 import { apiPost, ensureWebBuild, shot, launchChromium, signIn, startE2eService, watchFailures, type E2eService } from './harness.ts'
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts'
 
@@ -18,12 +19,13 @@ describe('Settings -> Webhooks in the browser', () => {
   let svc: E2eService
   let browser: Browser
   let receiver: Receiver
+  let orgId: string
   const failures: string[] = []
 
   beforeAll(async () => {
     ensureWebBuild()
     ;[svc, browser, receiver] = await Promise.all([startE2eService('pglite', { ALLOW_PRIVATE_OUTBOUND: 'true' }), launchChromium(), startReceiver('/cairn-events')])
-    await createOrganizationWithAdmin(svc.service.app!.db, { name: 'Acme Outfitters', adminEmail: 'ada@acme.test', adminPassword: PASSWORD, adminName: 'Ada Admin' })
+    ;({ orgId } = await createOrganizationWithAdmin(svc.service.app!.db, { name: 'Acme Outfitters', adminEmail: 'ada@acme.test', adminPassword: PASSWORD, adminName: 'Ada Admin' }))
   })
   afterAll(async () => {
     await browser?.close()
@@ -87,6 +89,34 @@ describe('Settings -> Webhooks in the browser', () => {
     await page.getByText('This webhook is disabled').waitFor()
     await page.getByRole('button', { name: 'Re-enable' }).click()
     await page.getByText('This webhook is disabled').waitFor({ state: 'detached' })
+    failures.push(...watch.serverErrors, ...watch.pageErrors)
+    expect(failures).toEqual([])
+    await context.close()
+  })
+
+  it("tells a member, on the list and on a webhook's page, that webhooks are for administrators", async () => {
+    const admin = await browser.newContext({ viewport: { width: 1360, height: 900 } })
+    const adminPage = await admin.newPage()
+    await signIn(adminPage, svc.url, 'ada@acme.test', PASSWORD)
+    const hook = await apiPost(adminPage, svc.url, '/webhooks', { url: `${receiver.url}/for-admins`, events: ['account.created'] })
+    expect(hook.status).toBe(201)
+    await admin.close()
+
+    await addUserToOrganization(svc.service.app!.db, orgId, { email: 'max@acme.test', password: PASSWORD, role: 'member', name: 'Max Member' })
+    const context = await browser.newContext({ viewport: { width: 1360, height: 900 } })
+    context.setDefaultTimeout(15_000)
+    const watch = watchFailures(context)
+    const page = await context.newPage()
+    watch.watch(page)
+    await signIn(page, svc.url, 'max@acme.test', PASSWORD)
+    // A link someone shared: the page must not show the endpoint, nor actions that would be refused.
+    await page.goto(`${svc.url}/app/settings/webhooks/${hook.json.id}`)
+    await page.getByText('Only administrators can manage webhooks').waitFor()
+    expect(await page.getByText(`${receiver.url}/for-admins`).count()).toBe(0)
+    expect(await page.getByRole('button', { name: 'Send test event' }).count()).toBe(0)
+    await shot(page, 'webhook-detail-member')
+    await page.goto(`${svc.url}/app/settings/webhooks`)
+    await page.getByText('Only administrators can manage webhooks').waitFor()
     failures.push(...watch.serverErrors, ...watch.pageErrors)
     expect(failures).toEqual([])
     await context.close()

@@ -5,7 +5,8 @@
  * administrator. Also the OpenAPI document with the organization's fields.
  */
 import type { FastifyInstance } from 'fastify'
-import { requireAdmin, requireScopes } from '../../http/auth.ts'
+import { requireScopes } from '../../http/auth.ts'
+import { adminOnly } from '../../http/roles.ts'
 import { idParamsSchema, problemSchema } from '../../http/schemas.ts'
 import type { TypedRoutes } from '../../http/type-provider.ts'
 import type { KindName } from '../record-kind.ts'
@@ -18,7 +19,7 @@ const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404
 export async function customFieldRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypedRoutes>()
   const tags = ['Custom fields']
-  const manage = [requireScopes('crm:write'), requireAdmin()]
+  const manage = [requireScopes('crm:write'), adminOnly]
 
   app.get(
     '/custom-fields',

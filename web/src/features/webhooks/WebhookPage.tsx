@@ -6,12 +6,14 @@ import { useDisclosure } from '@mantine/hooks'
 import { IconAlertTriangle, IconPlayerPause, IconPlayerPlay, IconSend, IconTrash } from '@tabler/icons-react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { useDeleteWebhook, useSendTestEvent, useUpdateWebhook, useWebhook, type Webhook } from '../../api/webhooks.ts'
+import { ApiError } from '../../api/client.ts'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { PageHeader } from '../../components/PageHeader.tsx'
 import { formatDateTime } from '../../kinds.ts'
 import { DeliveryLog } from './DeliveryLog.tsx'
 import { ReplayPanel } from './ReplayPanel.tsx'
 import { WebhookFormModal } from './WebhookFormModal.tsx'
+import { WebhooksAdminsOnly } from './WebhooksAdminsOnly.tsx'
 import { StatusBadge } from './WebhooksTable.tsx'
 import { actionLabel, describeFilter, ENTITIES, ENTITY_LABELS, eventsOf } from './webhookText.ts'
 
@@ -133,6 +135,15 @@ export function WebhookPage() {
         <Skeleton height={28} width="50%" />
         <Skeleton height={120} />
       </Stack>
+    )
+  }
+  // A member (or an administrator demoted meanwhile): the server refuses every webhook call.
+  if (webhook.error instanceof ApiError && webhook.error.code === 'admin_required') {
+    return (
+      <>
+        <PageHeader eyebrow={BACK_TO_LIST} title="Webhook" />
+        <WebhooksAdminsOnly />
+      </>
     )
   }
   if (webhook.isError) {

@@ -6,11 +6,11 @@ import { IconPlus, IconWebhook } from '@tabler/icons-react'
 import { ApiError } from '../../api/client.ts'
 import { useMe } from '../../api/queries.ts'
 import { useWebhooks } from '../../api/webhooks.ts'
-import { AdminsOnly } from '../../components/AdminsOnly.tsx'
 import { SettingsListPanel } from '../../components/SettingsListPanel.tsx'
 import { PageHeader } from '../../components/PageHeader.tsx'
 import { WebhookFormModal } from './WebhookFormModal.tsx'
 import { WebhooksTable } from './WebhooksTable.tsx'
+import { WebhooksAdminsOnly } from './WebhooksAdminsOnly.tsx'
 
 function HowDeliveryWorks() {
   return (
@@ -49,10 +49,7 @@ export function WebhooksPage() {
     return (
       <>
         <PageHeader eyebrow="Settings" title="Webhooks" />
-        <AdminsOnly
-          title="Only administrators can manage webhooks"
-          description={`Webhooks send the changes of ${organization} to other systems, so only its administrators can see or change them.`}
-        />
+        <WebhooksAdminsOnly />
       </>
     )
   }
