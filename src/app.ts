@@ -115,7 +115,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       api.addHook('onRequest', authenticate({ bearer, challenge }))
       api.addHook('preValidation', refuseUnstorableText)
       // Before any route: it attaches itself to each write route as it is registered.
-      registerIdempotency(api, { clock })
+      registerIdempotency(api, { clock, leaseSeconds: config.idempotencyLeaseSeconds, crashBeforeAnswer: config.testFaults.has('crash-before-answer') })
       // Before any route too: marks each administrative operation in the OpenAPI document.
       markRolesInDocument(api)
       await api.register(meRoutes)

@@ -64,8 +64,26 @@ export interface Config {
   importConcurrency: number
   /** How long a process's claim on a CSV import lasts without renewal (a crashed process's import resumes after it). */
   importLeaseSeconds: number
+  /** How long a claimed Idempotency-Key stays busy when its process died mid-request (docs/api.md, Idempotent retries). */
+  idempotencyLeaseSeconds: number
+  /** Faults a crash test asks the process to commit (TEST_FAULTS); empty in every real deployment. */
+  testFaults: ReadonlySet<TestFault>
   /** Long-lived responses (docs/api.md, Long-lived responses): caps, the stall limit and the access re-check. */
   streams: StreamLimits
+}
+
+/**
+ * Failure points for crash tests: `crash-before-answer` kills the process (SIGKILL) after a keyed
+ * write committed and before its answer is stored, the window an idempotent retry must survive.
+ */
+export const TEST_FAULTS = ['crash-before-answer'] as const
+export type TestFault = (typeof TEST_FAULTS)[number]
+
+function parseTestFaults(raw: string | undefined): ReadonlySet<TestFault> {
+  const names = (raw ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '')
+  const unknown = names.filter((n) => !(TEST_FAULTS as readonly string[]).includes(n))
+  if (unknown.length > 0) throw new ConfigError(`TEST_FAULTS may name only ${TEST_FAULTS.join(', ')}; got "${unknown.join(', ')}"`)
+  return new Set(names as TestFault[])
 }
 
 export interface StreamLimits {
@@ -236,6 +254,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importMaxFileBytes: parsePositiveInt('IMPORT_MAX_FILE_BYTES', env.IMPORT_MAX_FILE_BYTES, 100 * 1024 * 1024),
     importConcurrency: parsePositiveInt('IMPORT_CONCURRENCY', env.IMPORT_CONCURRENCY, 1),
     importLeaseSeconds: parsePositiveInt('IMPORT_LEASE_SECONDS', env.IMPORT_LEASE_SECONDS, 30),
+    idempotencyLeaseSeconds: parsePositiveInt('IDEMPOTENCY_LEASE_SECONDS', env.IDEMPOTENCY_LEASE_SECONDS, 60),
+    testFaults: parseTestFaults(env.TEST_FAULTS),
     streams: {
       perOrg: parsePositiveInt('STREAMS_PER_ORG', env.STREAMS_PER_ORG, 20),
       perClient: parsePositiveInt('STREAMS_PER_CLIENT', env.STREAMS_PER_CLIENT, 5),

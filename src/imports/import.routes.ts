@@ -5,6 +5,7 @@
  * lists the organization's imports. Importing is writing: every route needs crm:write, as the batch
  * endpoint does (docs/imports.md).
  */
+import { writeTransaction } from '../db/write-transaction.ts'
 import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import multipart from '@fastify/multipart'
@@ -138,32 +139,39 @@ export async function importRoutes(fastify: FastifyInstance, opts: ImportRouteOp
     },
     async (request, reply) => {
       const auth = request.auth!
-      const id = uuidv7(opts.now())
-      const upload = await readUpload(request, app.db, auth.orgId, id, app.config.importMaxFileBytes, opts.now)
+      const uploadId = uuidv7(opts.now())
+      const upload = await readUpload(request, app.db, auth.orgId, uploadId, app.config.importMaxFileBytes, opts.now)
+      let id = uploadId
       try {
-        if (!upload.file) throw new ValidationFailed('Attach the CSV file as the `file` part.', [{ field: 'file', message: 'is required' }])
-        const plan = planImport(upload.fields, upload.file.header, await listCustomFieldDefinitions(app.db, auth.orgId))
-        await insertImport(app.db, {
-          org_id: auth.orgId,
-          id,
-          kind: plan.kind.name,
-          file_name: upload.file.name,
-          file_bytes: upload.file.bytes,
-          total_rows: upload.file.rows,
-          columns: upload.file.header,
-          mapping: plan.mapping,
-          dedupe_by: plan.dedupeBy,
-          created_by: auth.userId,
-          actor_scopes: [...auth.scopes],
-          actor_role: auth.role,
-          actor_via: auth.via,
-          actor_client_id: auth.clientId ?? null,
-          created_at: opts.now(),
+        const file = upload.file
+        if (!file) throw new ValidationFailed('Attach the CSV file as the `file` part.', [{ field: 'file', message: 'is required' }])
+        const plan = planImport(upload.fields, file.header, await listCustomFieldDefinitions(app.db, auth.orgId))
+        // A keyed retry whose first attempt committed gets that import back; the file it sent again is dropped.
+        id = await writeTransaction(app.db, auth.receipt, async (trx) => {
+          await insertImport(trx, {
+            org_id: auth.orgId,
+            id: uploadId,
+            kind: plan.kind.name,
+            file_name: file.name,
+            file_bytes: file.bytes,
+            total_rows: file.rows,
+            columns: file.header,
+            mapping: plan.mapping,
+            dedupe_by: plan.dedupeBy,
+            created_by: auth.userId,
+            actor_scopes: [...auth.scopes],
+            actor_role: auth.role,
+            actor_via: auth.via,
+            actor_client_id: auth.clientId ?? null,
+            created_at: opts.now(),
+          })
+          return uploadId
         })
       } catch (err) {
-        await deleteChunks(app.db, auth.orgId, id)
+        await deleteChunks(app.db, auth.orgId, uploadId)
         throw err
       }
+      if (id !== uploadId) await deleteChunks(app.db, auth.orgId, uploadId)
       const row = (await findImport(app.db, auth.orgId, id))!
       opts.wake()
       reply.header('location', `/api/v1/imports/${id}`)

@@ -3,7 +3,9 @@
  * new one; the link in the answer (and the email, when SMTP is configured) and never again; an
  * email that fails loses nothing, the answer says so. Accepting: joinWithInvitation.
  */
-import type { Kysely } from 'kysely'
+import { writeTransaction } from '../db/write-transaction.ts'
+import type { WriteReceipt } from '../shared/auth-context.ts'
+import type { Kysely, Transaction } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { Mailer } from '../mail/mailer.ts'
 import { EMAIL_RE } from '../orgs/org.service.ts'
@@ -40,18 +42,22 @@ export interface InvitationDeps {
   publicUrl: string
 }
 
-export async function createInvitation(deps: InvitationDeps, orgId: string, inviterId: string, input: { email: string; role: 'admin' | 'member' }) {
+export async function createInvitation(deps: InvitationDeps, orgId: string, inviterId: string, input: { email: string; role: 'admin' | 'member' }, receipt?: WriteReceipt) {
   const { db, mailer } = deps
   const email = input.email.trim()
   if (!EMAIL_RE.test(email)) throw new ValidationFailed('email must be an email address.', [{ field: 'email', message: 'must be an email address' }])
   const key = emailKey(email)
   if (await isMemberByEmail(db, orgId, key)) throw new AlreadyMember()
 
-  const id = uuidv7()
-  const secret = newInvitationSecret()
-  const stored = await storeInvitation(db, { id, orgId, email, emailKey: key, role: input.role, tokenHash: sha256(secret), invitedBy: inviterId, emailStatus: mailer ? 'sending' : 'not_configured' })
+  const fresh = { id: uuidv7(), secret: newInvitationSecret() }
+  // A keyed retry whose first attempt committed gets that invitation back (kept sealed), and emails nothing again.
+  const stored = await writeTransaction(db, receipt, async (trx) => {
+    const row = await storeInvitation(trx, { id: fresh.id, orgId, email, emailKey: key, role: input.role, tokenHash: sha256(fresh.secret), invitedBy: inviterId, emailStatus: mailer ? 'sending' : 'not_configured' })
+    return { ...fresh, expires_at: new Date(row.expires_at).toISOString() }
+  })
+  const { id, secret } = stored
   const url = invitationUrl(deps.publicUrl, id, secret)
-  if (mailer) {
+  if (mailer && id === fresh.id) {
     const outcome = await emailInvitation(db, mailer, { orgId, inviterId, to: email, role: input.role, url, expiresAt: new Date(stored.expires_at) })
     await recordEmailOutcome(db, orgId, id, outcome.status, outcome.status === 'failed' ? outcome.error : null)
   }
@@ -62,14 +68,12 @@ export async function createInvitation(deps: InvitationDeps, orgId: string, invi
 }
 
 /** Replaces the address's open invitation with this one, in one transaction. */
-function storeInvitation(db: Kysely<DB>, row: Parameters<typeof insertInvitation>[1]) {
-  return db.transaction().execute(async (trx) => {
-    // Sends of one address at once take turns, so each revokes the one before it and none meets the
-    // partial unique index (which still guarantees one open invitation) as an error.
-    await lockInvitationsOf(trx, row.orgId, row.emailKey)
-    await revokeOpenInvitationOf(trx, row.orgId, row.emailKey)
-    return insertInvitation(trx, row)
-  })
+async function storeInvitation(trx: Transaction<DB>, row: Parameters<typeof insertInvitation>[1]) {
+  // Sends of one address at once take turns, so each revokes the one before it and none meets the
+  // partial unique index (which still guarantees one open invitation) as an error.
+  await lockInvitationsOf(trx, row.orgId, row.emailKey)
+  await revokeOpenInvitationOf(trx, row.orgId, row.emailKey)
+  return insertInvitation(trx, row)
 }
 
 async function emailInvitation(db: Kysely<DB>, mailer: Mailer, input: { orgId: string; inviterId: string; to: string; role: 'admin' | 'member'; url: string; expiresAt: Date }) {

@@ -1,4 +1,5 @@
 /** `/api/v1/invitations`: invite someone by email, list the open invitations, revoke one. Administrators, in the app. */
+import { writeTransaction } from '../db/write-transaction.ts'
 import type { FastifyInstance } from 'fastify'
 import { keysetPage } from '../http/keyset-page.ts'
 import { pageQuerySchema, problemSchema } from '../http/schemas.ts'
@@ -28,9 +29,10 @@ export async function invitationRoutes(fastify: FastifyInstance): Promise<void> 
         response: { 201: invitationCreatedSchema, ...errors, 409: problemSchema },
       },
       onRequest: manageMembers,
+      config: { answerHoldsSecret: true },
     },
     async (request, reply) => {
-      const created = await createInvitation(deps, request.auth!.orgId, request.auth!.userId!, request.body)
+      const created = await createInvitation(deps, request.auth!.orgId, request.auth!.userId!, request.body, request.auth!.receipt)
       return reply.status(201).header('cache-control', 'no-store').send(created)
     },
   )
@@ -55,7 +57,7 @@ export async function invitationRoutes(fastify: FastifyInstance): Promise<void> 
       onRequest: manageMembers,
     },
     async (request, reply) => {
-      if (!(await revokeInvitation(app.db, request.auth!.orgId, request.params.id))) throw new NotFound('Open invitation')
+      if (!(await writeTransaction(app.db, request.auth!.receipt, (trx) => revokeInvitation(trx, request.auth!.orgId, request.params.id)))) throw new NotFound('Open invitation')
       return reply.status(204).send()
     },
   )

@@ -2,6 +2,8 @@
  * Changing who is in an organization and with which role, under one rule: an organization always
  * keeps at least one administrator (docs/members.md, The last administrator).
  */
+import { writeTransaction } from '../db/write-transaction.ts'
+import type { WriteReceipt } from '../shared/auth-context.ts'
 import type { Kysely, Transaction } from 'kysely'
 import type { DB } from '../db/database.ts'
 import { AdminRequired, NotFound, ProblemError } from '../shared/errors.ts'
@@ -24,8 +26,8 @@ async function administratorsFor(trx: Transaction<DB>, orgId: string, actorId: s
   return admins
 }
 
-export async function changeMemberRole(db: Kysely<DB>, orgId: string, actorId: string, userId: string, role: 'admin' | 'member') {
-  return db.transaction().execute(async (trx) => {
+export async function changeMemberRole(db: Kysely<DB>, orgId: string, actorId: string, userId: string, role: 'admin' | 'member', receipt?: WriteReceipt) {
+  return writeTransaction(db, receipt, async (trx) => {
     const admins = await administratorsFor(trx, orgId, actorId)
     const member = await findMember(trx, orgId, userId)
     if (!member) throw new NotFound('Member')
@@ -37,8 +39,8 @@ export async function changeMemberRole(db: Kysely<DB>, orgId: string, actorId: s
   })
 }
 
-export async function removeMember(db: Kysely<DB>, orgId: string, actorId: string, userId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function removeMember(db: Kysely<DB>, orgId: string, actorId: string, userId: string, receipt?: WriteReceipt): Promise<void> {
+  await writeTransaction(db, receipt, async (trx) => {
     const admins = await administratorsFor(trx, orgId, actorId)
     const member = await findMember(trx, orgId, userId)
     if (!member) throw new NotFound('Member')

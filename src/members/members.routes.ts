@@ -37,7 +37,7 @@ export async function memberRoutes(fastify: FastifyInstance): Promise<void> {
       },
       onRequest: manageMembers,
     },
-    async (request) => changeMemberRole(app.db, request.auth!.orgId, request.auth!.userId!, request.params.user_id, request.body.role),
+    async (request) => changeMemberRole(app.db, request.auth!.orgId, request.auth!.userId!, request.params.user_id, request.body.role, request.auth!.receipt),
   )
 
   app.delete(
@@ -53,7 +53,7 @@ export async function memberRoutes(fastify: FastifyInstance): Promise<void> {
       onRequest: manageMembers,
     },
     async (request, reply) => {
-      await removeMember(app.db, request.auth!.orgId, request.auth!.userId!, request.params.user_id)
+      await removeMember(app.db, request.auth!.orgId, request.auth!.userId!, request.params.user_id, request.auth!.receipt)
       return reply.status(204).send()
     },
   )

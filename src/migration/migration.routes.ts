@@ -127,6 +127,7 @@ export async function migrationRoutes(fastify: FastifyInstance, opts: MigrationR
         response: { 200: connectResponse, ...errors, 409: problemSchema },
       },
       onRequest: change,
+      config: { answerHoldsSecret: true },
     },
     async (request) => {
       const { environment } = request.body

@@ -4,6 +4,7 @@
  * moves the rest (analyzing -> analyzed | failed, running <-> paused -> completed ...). Each
  * transition checks the current state under a row lock, so two requests cannot both start a run.
  */
+import { writeTransaction } from '../db/write-transaction.ts'
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
 import type { AuthContext } from '../shared/auth-context.ts'
@@ -41,23 +42,25 @@ export interface SourceCredentials {
 
 /** Creates the migration in `analyzing`; the runner reads the source and writes the report. */
 export async function startAnalysis(db: Db, box: SecretBox, auth: AuthContext, creds: SourceCredentials, now: Date): Promise<string> {
-  const id = uuidv7(now)
-  await insertMigration(
-    db,
-    auth.orgId,
-    {
-      id,
-      environment: creds.environment,
-      srcInstanceUrl: creds.instanceUrl,
-      srcLoginUrl: creds.loginUrl,
-      accessTokenSealed: box.seal(creds.accessToken),
-      refreshTokenSealed: creds.refreshToken ? box.seal(creds.refreshToken) : null,
-      sourceOrgId: creds.sourceOrgId,
-      createdBy: auth.userId,
-    },
-    now,
-  )
-  return id
+  return writeTransaction(db, auth.receipt, async (trx) => {
+    const id = uuidv7(now)
+    await insertMigration(
+      trx,
+      auth.orgId,
+      {
+        id,
+        environment: creds.environment,
+        srcInstanceUrl: creds.instanceUrl,
+        srcLoginUrl: creds.loginUrl,
+        accessTokenSealed: box.seal(creds.accessToken),
+        refreshTokenSealed: creds.refreshToken ? box.seal(creds.refreshToken) : null,
+        sourceOrgId: creds.sourceOrgId,
+        createdBy: auth.userId,
+      },
+      now,
+    )
+    return id
+  })
 }
 
 async function lockMigration(trx: Db, orgId: string, id: string): Promise<MigrationRow> {
@@ -72,7 +75,7 @@ function stateConflict(m: MigrationRow, action: string, allowed: string): Confli
 
 /** Configure: validated against the analysis; may be saved again until the run starts. */
 export async function saveConfig(db: Db, auth: AuthContext, id: string, config: MigrationConfig, now: Date): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, auth.receipt, async (trx) => {
     const m = await lockMigration(trx, auth.orgId, id)
     if (m.status !== 'analyzed' && m.status !== 'configured') throw stateConflict(m, 'saving the configuration', 'analyzed or configured')
     validateConfig(config, m.report!)
@@ -96,7 +99,7 @@ export function stepsOf(config: MigrationConfig, phase: number | null) {
 
 /** Run: analyzed | configured -> running, or the next phase of a phased run. Answers at once. */
 export async function startRun(db: Db, auth: AuthContext, id: string, now: Date): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, auth.receipt, async (trx) => {
     const m = await lockMigration(trx, auth.orgId, id)
     const next = hasNextPhase(m)
     if (m.status !== 'analyzed' && m.status !== 'configured' && !next) {
@@ -159,7 +162,7 @@ function anotherImport(what: string): Conflict {
  * is working on (analyzed, configured, paused, between phases) is cancelled at once.
  */
 export async function requestCancel(db: Db, auth: AuthContext, id: string, now: Date): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, auth.receipt, async (trx) => {
     const m = await lockMigration(trx, auth.orgId, id)
     if (isEnded(m)) throw stateConflict(m, 'cancelling', 'analyzing, analyzed, configured, running or paused')
     const worked = m.status === 'analyzing' || m.status === 'running'

@@ -2,6 +2,8 @@
  * OAuth clients: creating them (Settings, CLI, dynamic registration, metadata documents), checking
  * their secrets, listing and revoking them per organization.
  */
+import { writeTransaction } from '../db/write-transaction.ts'
+import type { WriteReceipt } from '../shared/auth-context.ts'
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
 import { ValidationFailed } from '../shared/errors.ts'
@@ -48,14 +50,15 @@ export function newClientSecret(): string {
 }
 
 /** A confidential client of an organization (Settings -> API, or the CLI). The secret is shown once. */
-export async function createOrgClient(db: Kysely<DB>, orgId: string, input: ClientInput, registration: 'settings' | 'cli'): Promise<CreatedClient> {
+export async function createOrgClient(db: Kysely<DB>, orgId: string, input: ClientInput, registration: 'settings' | 'cli', receipt?: WriteReceipt): Promise<CreatedClient> {
   const errors = clientInputProblems(input)
   if (errors.length) throw new ValidationFailed(errors.map((e) => `${e.field} ${e.message}`).join('; ') + '.', errors)
-  const clientId = newClientId()
-  const secret = newClientSecret()
   const scopes = [...new Set(input.scopes)]
   const redirectUris = [...new Set(input.redirectUris)]
-  await db.transaction().execute(async (trx) => {
+  // The id and secret are the outcome a keyed retry gets back (kept sealed), not a second client.
+  const { clientId, secret } = await writeTransaction(db, receipt, async (trx) => {
+    const clientId = newClientId()
+    const secret = newClientSecret()
     await insertClient(trx, {
       client_id: clientId,
       org_id: orgId,
@@ -67,6 +70,7 @@ export async function createOrgClient(db: Kysely<DB>, orgId: string, input: Clie
       registration,
     })
     await ensureClientAccess(trx, orgId, clientId)
+    return { clientId, secret }
   })
   return { client_id: clientId, client_secret: secret, name: input.name.trim(), redirect_uris: redirectUris, scopes }
 }

@@ -2,6 +2,7 @@
  * Settings -> API: administrators list, create and revoke the organization's OAuth clients.
  * Administrators only, and in the app only (a token cannot mint clients): docs/members.md.
  */
+import { writeTransaction } from '../db/write-transaction.ts'
 import type { FastifyInstance } from 'fastify'
 import { adminOnly, inTheAppOnly } from '../http/roles.ts'
 import { problemSchema } from '../http/schemas.ts'
@@ -69,10 +70,11 @@ export async function settingsRoutes(fastify: FastifyInstance, opts: { clock: Cl
         },
       },
       onRequest: sessionAdmin,
+      config: { answerHoldsSecret: true },
     },
     async (request, reply) => {
       const { name, redirect_uris: redirectUris, scopes } = request.body
-      const created = await createOrgClient(app.db, request.auth!.orgId, { name, redirectUris, scopes }, 'settings')
+      const created = await createOrgClient(app.db, request.auth!.orgId, { name, redirectUris, scopes }, 'settings', request.auth!.receipt)
       return reply.status(201).header('cache-control', 'no-store').send(created)
     },
   )
@@ -90,7 +92,7 @@ export async function settingsRoutes(fastify: FastifyInstance, opts: { clock: Cl
     },
     async (request, reply) => {
       const { client_id } = request.params
-      const ok = await app.db.transaction().execute((trx) => revokeClientAccess(trx, request.auth!.orgId, client_id, opts.clock.now()))
+      const ok = await writeTransaction(app.db, request.auth!.receipt, (trx) => revokeClientAccess(trx, request.auth!.orgId, client_id, opts.clock.now()))
       if (!ok) throw new NotFound('API client')
       return reply.status(204).send()
     },

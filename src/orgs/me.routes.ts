@@ -1,4 +1,5 @@
 /** `GET /api/v1/me`: who is signed in, the active organization and role; switching organizations. */
+import { writeTransaction } from '../db/write-transaction.ts'
 import type { FastifyInstance } from 'fastify'
 import { problemSchema, uuidSchema } from '../http/schemas.ts'
 import type { TypedRoutes } from '../http/type-provider.ts'
@@ -52,7 +53,7 @@ export async function meRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       if (!request.sessionToken) throw new Forbidden('Only a browser session has an active organization to switch.')
-      const ok = await switchSessionOrganization(app.db, request.sessionToken, request.body.organization_id)
+      const ok = await writeTransaction(app.db, request.auth!.receipt, (trx) => switchSessionOrganization(trx, request.sessionToken!, request.body.organization_id))
       if (!ok) throw new NotFound('Organization')
       return reply.status(204).send()
     },

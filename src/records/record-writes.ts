@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
+import { writeTransaction } from '../db/write-transaction.ts'
 import type { AuthContext } from '../shared/auth-context.ts'
 import { NotFound } from '../shared/errors.ts'
 import { escalateCase } from './cases/case-escalate.ts'
@@ -25,7 +26,8 @@ type Emit = (action: RecordAction, change: RecordChange) => Promise<void>
 /** One transaction for the write and its events; listeners hear of queued work after the commit. */
 async function writeWithEvents<T>(db: Db, auth: AuthContext, options: WriteOptions, work: (trx: Db, emit: Emit) => Promise<T>): Promise<T> {
   let queued = false
-  const result = await db.transaction().execute((trx) =>
+  // A keyed request records its outcome in this transaction; its retry gets the outcome back here.
+  const result = await writeTransaction(db, auth.receipt, (trx) =>
     work(trx, async (action, change) => {
       if (await emitChange(trx, auth, action, change, options)) queued = true
     }),

@@ -9,7 +9,6 @@ import fp from 'fastify-plugin'
 import type { Clock } from '../shared/clock.ts'
 import { committedChangeListeners } from '../records/index.ts'
 import { committedElsewhereListeners, numberedListeners } from '../events/index.ts'
-import { loadSecretBox, type SecretBox } from '../shared/secret-box.ts'
 import { startDispatcher, type Dispatcher } from './dispatcher.ts'
 import { openDispatcherDatabase, type DispatcherDatabase } from './dispatcher-database.ts'
 import { DELIVERIES_CHANNEL, installOutbox } from './outbox.ts'
@@ -22,7 +21,6 @@ export { webhookRoutes } from './webhook.routes.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    secretBox: SecretBox
     /** Null in processes that do no background work (SERVICE_ROLE=web). */
     webhookDispatcher: Dispatcher | null
     /** Null in processes that do no background work (SERVICE_ROLE=web). */
@@ -30,11 +28,10 @@ declare module 'fastify' {
   }
 }
 
-/** The outbox hook, the secret box, and (unless this process only serves HTTP) the dispatcher. */
+/** The outbox hook and (unless this process only serves HTTP) the dispatcher. */
 export const webhooksPlugin = fp(
   async (app, opts: { clock: Clock }) => {
     installOutbox()
-    app.decorate('secretBox', await loadSecretBox(app.db, app.config.encryptionKey))
     app.decorate('webhookDispatcher', null)
     app.decorate('webhookReplays', null)
     if (app.config.role === 'web') return

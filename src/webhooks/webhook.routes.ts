@@ -7,6 +7,7 @@
  * a standing read of records, so pointing one somewhere (register, change) needs crm:read too, and
  * every stored payload is shown as the caller's scopes may see it (eventForCaller).
  */
+import { writeTransaction } from '../db/write-transaction.ts'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
 import { requireScopes } from '../http/auth.ts'
@@ -69,6 +70,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
     {
       schema: { tags, operationId: 'createWebhook', summary: 'Register a webhook', description: 'At most 50 per organization.', body: createWebhookBody, response: { 201: createdWebhookSchema, ...errors, 409: problemSchema } },
       onRequest: point,
+      config: { answerHoldsSecret: true },
     },
     async (request, reply) => {
       const { webhook, secret } = await createWebhook(deps, request.auth!, request.body)
@@ -105,6 +107,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
         response: { 200: createdWebhookSchema, ...errors },
       },
       onRequest: point,
+      config: { answerHoldsSecret: true },
     },
     async (request) => {
       const { webhook, secret } = await changeWebhook(deps, request.auth!, request.params.id, request.body)
@@ -116,7 +119,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
     '/webhooks/:id',
     { schema: { tags, operationId: 'deleteWebhook', summary: 'Delete a webhook and its delivery log', params: webhookParams, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: manage },
     async (request, reply) => {
-      if (!(await deleteWebhook(app.db, request.auth!.orgId, request.params.id))) throw new NotFound('Webhook')
+      if (!(await writeTransaction(app.db, request.auth!.receipt, (trx) => deleteWebhook(trx, request.auth!.orgId, request.params.id)))) throw new NotFound('Webhook')
       return reply.status(204).send()
     },
   )
@@ -144,7 +147,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
       const webhook = await existing(request, request.params.id)
       if (webhook.status !== 'active') throw new Conflict('The webhook is disabled; enable it first.')
       const deliveryId = request.params.delivery_id
-      const result = await requeueDelivery(app.db, request.auth!.orgId, webhook.id, deliveryId, new Date())
+      const result = await writeTransaction(app.db, request.auth!.receipt, (trx) => requeueDelivery(trx, request.auth!.orgId, webhook.id, deliveryId, new Date()))
       if (result === 'missing') throw new NotFound('Delivery')
       if (result === 'pending') throw new Conflict('This delivery is already waiting to be sent.')
       // Read before the dispatchers wake: the answer shows the delivery as queued, not however far a
@@ -167,7 +170,7 @@ export async function webhookRoutes(fastify: FastifyInstance, opts: { box: Secre
       const at = new Date()
       const eventId = uuidv7(at)
       const body = JSON.stringify(testEventEnvelope(eventId, at, request.auth!.orgId, webhook.id))
-      const deliveryId = await insertDirectDelivery(app.db, request.auth!.orgId, webhook.id, eventId, TEST_EVENT, body, at)
+      const deliveryId = await writeTransaction(app.db, request.auth!.receipt, (trx) => insertDirectDelivery(trx, request.auth!.orgId, webhook.id, eventId, TEST_EVENT, body, at))
       // Read before the dispatchers wake: the answer shows the delivery as queued, not however far a
       // fast dispatcher has got with it meanwhile.
       const [delivery] = shownDeliveries(request.auth!, await listDeliveries(app.db, request.auth!.orgId, webhook.id, { limit: 1, deliveryId }))

@@ -8,6 +8,7 @@ import type { Config } from '../config.ts'
 import type { DB } from '../db/database.ts'
 import type { AuthContext } from '../shared/auth-context.ts'
 import { NotFound, ProblemError, ValidationFailed } from '../shared/errors.ts'
+import { writeTransaction } from '../db/write-transaction.ts'
 import { uuidv7 } from '../shared/ids.ts'
 import { checkOutboundUrl, OutboundRefused, resolveChecked } from '../shared/outbound/guarded-request.ts'
 import type { SecretBox } from '../shared/secret-box.ts'
@@ -99,9 +100,10 @@ export async function createWebhook(deps: WebhookDeps, auth: AuthContext, input:
   const events = checkEvents(input.events)
   const includeAmounts = auth.scopes.has('erp:read')
   const filter = checkFilter(input.filter, events, includeAmounts)
-  const secret = secretOf(input) ?? null
-  const id = uuidv7()
-  await deps.db.transaction().execute(async (trx) => {
+  // The id and a generated secret are part of the outcome: a keyed retry after a crash gets these, not new ones.
+  const created = await writeTransaction(deps.db, auth.receipt, async (trx) => {
+    const secret = secretOf(input) ?? null
+    const id = uuidv7()
     if ((await countWebhooksLocked(trx, auth.orgId)) >= MAX_WEBHOOKS_PER_ORG) throw new WebhookLimitReached()
     await insertWebhook(trx, auth.orgId, {
       id,
@@ -116,9 +118,10 @@ export async function createWebhook(deps: WebhookDeps, auth: AuthContext, input:
       createdBy: auth.userId,
       at: new Date(),
     })
+    return { id, secret: input.generate_secret ? secret : null }
   })
-  const webhook = (await findWebhook(deps.db, auth.orgId, id))!
-  return { webhook, secret: input.generate_secret ? secret : null }
+  const webhook = (await findWebhook(deps.db, auth.orgId, created.id))!
+  return { webhook, secret: created.secret }
 }
 
 export async function changeWebhook(deps: WebhookDeps, auth: AuthContext, id: string, input: WebhookInput): Promise<{ webhook: WebhookView; secret: string | null }> {
@@ -139,7 +142,10 @@ export async function changeWebhook(deps: WebhookDeps, auth: AuthContext, id: st
     const filter = checkFilter(input.filter === undefined ? current.filter : input.filter, changes.events ?? current.events, amounts)
     if (input.filter !== undefined) changes.filter = filter
   }
-  const found = await deps.db.transaction().execute((trx) => updateWebhook(trx, auth.orgId, id, changes, new Date()))
-  if (!found) throw new NotFound('Webhook')
-  return { webhook: (await findWebhook(deps.db, auth.orgId, id))!, secret: input.generate_secret ? (secret ?? null) : null }
+  const changed = await writeTransaction(deps.db, auth.receipt, async (trx) => ({
+    found: Boolean(await updateWebhook(trx, auth.orgId, id, changes, new Date())),
+    secret: input.generate_secret ? (secret ?? null) : null,
+  }))
+  if (!changed.found) throw new NotFound('Webhook')
+  return { webhook: (await findWebhook(deps.db, auth.orgId, id))!, secret: changed.secret }
 }

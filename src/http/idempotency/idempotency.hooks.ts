@@ -13,10 +13,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandl
 import type { Clock } from '../../shared/clock.ts'
 import { ProblemError } from '../../shared/errors.ts'
 import { fingerprintOf, idempotencyKeyOf, KEYED_METHODS, principalOf, REPLAYED_HEADER } from './idempotency-key.ts'
-import { claimKey, findKey, releaseKey, renewLease, storeAnswer, type KeyRef, type StoredAnswer } from './idempotency.repository.ts'
+import { claimKey, findKey, recordOutcome, releaseKey, renewLease, storeAnswer, takeOverCommitted, type KeyRef, type StoredAnswer } from './idempotency.repository.ts'
+import type { AuthContext, WriteReceipt } from '../../shared/auth-context.ts'
+import type { SecretBox } from '../../shared/secret-box.ts'
 
-/** A claim's lease: how long a key of a process that died mid-request stays busy (409). */
-const LEASE_SECONDS = 60
 /** How long an answer is kept, and the key with it (draft-ietf-httpapi-idempotency-key-header §2.3). */
 export const KEEP_SECONDS = 24 * 3600
 /** Headers of the answer that belong to it, as opposed to this one request (x-request-id). */
@@ -32,6 +32,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyClaim: Claim | null
   }
+  interface FastifyContextConfig {
+    /** The answer shows a secret once (a signing secret, a client secret, an invitation link): kept sealed. */
+    answerHoldsSecret?: boolean
+  }
 }
 
 /**
@@ -45,26 +49,55 @@ export function keepsAnswer(status: number): boolean {
 
 const seconds = (clock: Clock, n: number) => new Date(clock.now().getTime() + n * 1000)
 
-export function registerIdempotency(api: FastifyInstance, opts: { clock: Clock }): void {
-  const { clock } = opts
+/** The scopes an answer was shaped for, as the key keeps them. */
+const scopesOf = (auth: AuthContext) => [...auth.scopes].sort().join(' ')
+
+/**
+ * The receipt a keyed request's writes use: each committed outcome is recorded under the claim, and
+ * `replayed` (a retry of a first attempt that committed) are handed back in order instead.
+ */
+function receiptFor(ref: KeyRef, claimId: string, replayed: unknown[], box: SecretBox | null): WriteReceipt {
+  let next = 0
+  return {
+    takeReplayed() {
+      if (next >= replayed.length) return null
+      const kept = replayed[next++]
+      return { outcome: box ? JSON.parse(box.open((kept as { sealed: string }).sealed)) : kept }
+    },
+    record: (trx, outcome) => recordOutcome(trx, ref, claimId, box ? { sealed: box.seal(JSON.stringify(outcome ?? null)) } : outcome),
+  }
+}
+
+export function registerIdempotency(api: FastifyInstance, opts: { clock: Clock; leaseSeconds: number; crashBeforeAnswer?: boolean }): void {
+  const { clock, leaseSeconds } = opts
   api.decorateRequest('idempotencyClaim', null)
+
+  /** The box that seals what this route's key keeps, or null when its answers hold no secret. */
+  const sealing = (request: FastifyRequest): SecretBox | null => (request.routeOptions.config?.answerHoldsSecret ? api.secretBox : null)
+
+  /** Holds the claim while the handler runs: the lease is renewed, so only a dead process lets it lapse. */
+  function hold(request: FastifyRequest, ref: KeyRef, claimId: string, replayed: unknown[]): void {
+    const renewal = setInterval(() => {
+      renewLease(api.db, ref, claimId, seconds(clock, leaseSeconds)).catch((err) => request.log.warn({ err }, 'renewing an idempotency key failed'))
+    }, (leaseSeconds / 3) * 1000).unref()
+    request.idempotencyClaim = { ref, id: claimId, renewal }
+    request.auth = { ...request.auth!, receipt: receiptFor(ref, claimId, replayed, sealing(request)) }
+  }
 
   async function claimOrReplay(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
     if (!KEYED_METHODS.has(request.method)) return
     const key = idempotencyKeyOf(request)
     if (key === null) return
-    const ref: KeyRef = { orgId: request.auth!.orgId, principal: principalOf(request.auth!), key }
+    const auth = request.auth!
+    const ref: KeyRef = { orgId: auth.orgId, principal: principalOf(auth), key }
     const fingerprint = fingerprintOf(request)
+    const scopes = scopesOf(auth)
     const claimId = crypto.randomUUID()
     // A second pass only when the holder released the key between our two statements.
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = clock.now()
-      if (await claimKey(api.db, ref, fingerprint, claimId, now, seconds(clock, LEASE_SECONDS), seconds(clock, KEEP_SECONDS))) {
-        // The lease is renewed while the handler runs, so only a dead process lets it lapse.
-        const renewal = setInterval(() => {
-          renewLease(api.db, ref, claimId, seconds(clock, LEASE_SECONDS)).catch((err) => request.log.warn({ err }, 'renewing an idempotency key failed'))
-        }, (LEASE_SECONDS / 3) * 1000).unref()
-        request.idempotencyClaim = { ref, id: claimId, renewal }
+      if (await claimKey(api.db, ref, fingerprint, scopes, claimId, now, seconds(clock, leaseSeconds), seconds(clock, KEEP_SECONDS))) {
+        hold(request, ref, claimId, [])
         return
       }
       const row = await findKey(api.db, ref)
@@ -73,7 +106,26 @@ export function registerIdempotency(api: FastifyInstance, opts: { clock: Clock }
       if (row.fingerprint !== fingerprint) {
         throw new ProblemError(422, 'idempotency_key_reused', 'Idempotency-Key reused', 'This Idempotency-Key was sent with a different request (method, path or body). Use a new key for a new request.')
       }
-      if (row.answer) return replay(reply, row.answer)
+      // The answer was shaped for the scopes of the token that sent the key first: shown to those scopes only.
+      if (row.scopes !== null && row.scopes !== scopes) {
+        throw new ProblemError(
+          422,
+          'idempotency_key_scope_mismatch',
+          'Idempotency-Key used with other scopes',
+          `This Idempotency-Key was first sent by a token with the scopes "${row.scopes}"; its answer is replayed only to a token with the same scopes (this one has "${scopes}"). Retry with such a token, or use a new key.`,
+        )
+      }
+      if (row.answer) return replay(reply, row.sealed ? { ...row.answer, body: api.secretBox.open(row.answer.body) } : row.answer)
+      if (row.committed) {
+        // The first attempt committed and its process died before answering: rerun the request with
+        // what it committed, so its answer is rebuilt and nothing is written again.
+        const replayed = await takeOverCommitted(api.db, ref, claimId, now, seconds(clock, leaseSeconds))
+        if (replayed) {
+          hold(request, ref, claimId, replayed)
+          reply.header(REPLAYED_HEADER, 'true')
+          return
+        }
+      }
       break
     }
     // draft-ietf-httpapi-idempotency-key-header §2.7: a retry while the first request runs is a 409.
@@ -100,13 +152,17 @@ export function registerIdempotency(api: FastifyInstance, opts: { clock: Clock }
     clearInterval(claim.renewal)
     try {
       // Only text answers are kept (every write answers JSON or nothing); anything else frees the key.
+      // A crash test's failure point: the write committed, its answer not yet kept (config TEST_FAULTS).
+      if (opts.crashBeforeAnswer) process.kill(process.pid, 'SIGKILL')
       if (keepsAnswer(reply.statusCode) && (payload === undefined || payload === null || typeof payload === 'string')) {
         const headers: Record<string, string> = {}
         for (const name of KEPT_HEADERS) {
           const value = reply.getHeader(name)
           if (value !== undefined) headers[name] = String(value)
         }
-        await storeAnswer(api.db, claim.ref, claim.id, { status: reply.statusCode, headers, body: payload ?? '' })
+        const box = sealing(request)
+        const body = payload ?? ''
+        await storeAnswer(api.db, claim.ref, claim.id, { status: reply.statusCode, headers, body: box ? box.seal(body) : body }, box !== null)
       } else {
         await releaseKey(api.db, claim.ref, claim.id)
       }

@@ -4,6 +4,7 @@
  * the consent URL of the chosen environment; the callback (connect.routes.ts) redeems the code and
  * starts the analysis with the tokens it got.
  */
+import { writeTransaction } from '../../db/write-transaction.ts'
 import crypto from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
@@ -25,12 +26,15 @@ export async function startConnect(app: FastifyInstance, auth: AuthContext, envi
   if (!sourceClientId || !sourceClientSecret) {
     throw new Conflict('Connecting to the source platform by OAuth is not set up on this service: the operator sets SOURCE_CLIENT_ID and SOURCE_CLIENT_SECRET. Meanwhile, start with an access token (POST /api/v1/migration/analyze).')
   }
-  const state = randomSecret(32)
-  const verifier = randomSecret(48)
-  await sql`
-    INSERT INTO migration_oauth_states (state_hash, org_id, user_id, environment, code_verifier_sealed, created_at, expires_at)
-    VALUES (${sha256(state)}, ${auth.orgId}, ${auth.userId}, ${environment}, ${app.secretBox.seal(verifier)}, ${now},
-            ${new Date(now.getTime() + CONNECT_STATE_TTL_SECONDS * 1000)})`.execute(app.db)
+  // The state and verifier are the outcome a keyed retry gets back (kept sealed: the route's answer holds a secret).
+  const { state, verifier } = await writeTransaction(app.db, auth.receipt, async (trx) => {
+    const secrets = { state: randomSecret(32), verifier: randomSecret(48) }
+    await sql`
+      INSERT INTO migration_oauth_states (state_hash, org_id, user_id, environment, code_verifier_sealed, created_at, expires_at)
+      VALUES (${sha256(secrets.state)}, ${auth.orgId}, ${auth.userId}, ${environment}, ${app.secretBox.seal(secrets.verifier)}, ${now},
+              ${new Date(now.getTime() + CONNECT_STATE_TTL_SECONDS * 1000)})`.execute(trx)
+    return secrets
+  })
   return authorizationUrl({
     loginUrl: loginUrlOf(app, environment),
     clientId: sourceClientId,

@@ -53,6 +53,9 @@ export interface BatchOptions extends WriteOptions {
 const WRITE_ATTEMPTS = 10
 
 export async function writeBatch(db: Db, auth: AuthContext, kind: RecordKind, operation: BatchOperation, items: readonly unknown[], options: BatchOptions = {}): Promise<BatchResult> {
+  // The retry of a keyed batch whose first attempt committed gets that batch's result, unchecked and unwritten.
+  const earlier = auth.receipt?.takeReplayed()
+  if (earlier) return earlier.outcome as BatchResult
   const defs = operation === 'delete' ? [] : await selectDefinitions(db, auth.orgId, kind.name)
   const checked = checkItems(kind, operation, items, auth, defs, options.caseId)
   for (let attempt = 1; ; attempt++) {
@@ -63,7 +66,10 @@ export async function writeBatch(db: Db, auth: AuthContext, kind: RecordKind, op
         const written = await applyPlan(trx, auth, kind, plan, new Date())
         // A bulk write numbers its events itself, under the journal counter lock (src/events/sequencer.ts).
         for (const [action, changes] of written.events) if (await emitChanges(trx, auth, action, changes, { ...options, numberEvents: {} })) queued = true
-        return answer(auth, kind, operation, checked, written)
+        const result = answer(auth, kind, operation, checked, written)
+        // A keyed request's outcome commits with the batch (docs/api.md, Idempotent retries).
+        if (auth.receipt) await auth.receipt.record(trx, result)
+        return result
       })
       if (queued) changesCommitted()
       return result

@@ -30,7 +30,7 @@ export async function customFieldRoutes(fastify: FastifyInstance): Promise<void>
     '/custom-fields',
     { schema: { operationId: 'createCustomField', tags, summary: 'Define a custom field (administrators)', body: customFieldCreateSchema, response: { 201: customFieldSchema, ...errors, 409: problemSchema } }, onRequest: manage },
     async (request, reply) => {
-      const created = await createDefinition(app.db, request.auth!.orgId, { ...request.body, kind: request.body.kind as KindName })
+      const created = await createDefinition(app.db, request.auth!.orgId, { ...request.body, kind: request.body.kind as KindName }, request.auth!.receipt)
       reply.header('location', `/api/v1/custom-fields/${created.id}`)
       return reply.status(201).send(created)
     },
@@ -46,7 +46,7 @@ export async function customFieldRoutes(fastify: FastifyInstance): Promise<void>
       schema: { operationId: 'updateCustomField', tags, summary: 'Change a custom field\'s label, options, required flag or (while unused) type (administrators)', params: idParamsSchema, body: customFieldUpdateSchema, response: { 200: customFieldSchema, ...errors, 409: problemSchema } },
       onRequest: manage,
     },
-    async (request) => changeDefinition(app.db, request.auth!.orgId, request.params.id, request.body),
+    async (request) => changeDefinition(app.db, request.auth!.orgId, request.params.id, request.body, request.auth!.receipt),
   )
   app.delete(
     '/custom-fields/:id',
@@ -55,7 +55,7 @@ export async function customFieldRoutes(fastify: FastifyInstance): Promise<void>
       onRequest: manage,
     },
     async (request, reply) => {
-      await deleteDefinition(app.db, request.auth!.orgId, request.params.id)
+      await deleteDefinition(app.db, request.auth!.orgId, request.params.id, request.auth!.receipt)
       return reply.status(204).send()
     },
   )

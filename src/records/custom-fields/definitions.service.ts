@@ -3,6 +3,8 @@
  * (names unique and not a built-in field's, picklist options, a cap per kind) and what a change may
  * do to records that already hold values (docs/custom-fields.md, "Changing and deleting").
  */
+import { writeTransaction } from '../../db/write-transaction.ts'
+import type { WriteReceipt } from '../../shared/auth-context.ts'
 import { CompiledQuery } from 'kysely'
 import { Conflict, NotFound, ValidationFailed } from '../../shared/errors.ts'
 import { uuidv7 } from '../../shared/ids.ts'
@@ -49,7 +51,7 @@ export async function getDefinition(db: Executor, orgId: string, id: string): Pr
   return found
 }
 
-export async function createDefinition(db: Executor, orgId: string, input: NewDefinition, now = new Date()): Promise<CustomFieldDefinition> {
+export async function createDefinition(db: Executor, orgId: string, input: NewDefinition, receipt?: WriteReceipt, now = new Date()): Promise<CustomFieldDefinition> {
   const kind = kindsByName[input.kind]
   if (clashesWithBuiltIn(kind, input.name)) {
     throw new ValidationFailed(`${input.name} is a built-in field of ${kind.labelPlural.toLowerCase()}.`, [{ field: 'name', message: `is a built-in field of ${kind.labelPlural.toLowerCase()}` }])
@@ -57,7 +59,7 @@ export async function createDefinition(db: Executor, orgId: string, input: NewDe
   const options = checkedOptions(input.type, input.options)
   const label = input.label.trim()
   if (!label) throw new ValidationFailed('The label cannot be blank.', [{ field: 'label', message: 'cannot be blank' }])
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, receipt, async (trx) => {
     // Serialises creations per organization and kind, so the cap holds under concurrency.
     await trx.executeQuery(sqlLock(orgId, input.kind))
     if ((await countDefinitions(trx, orgId, input.kind)) >= MAX_DEFINITIONS_PER_KIND) {
@@ -80,8 +82,8 @@ function sqlLock(orgId: string, kind: string): CompiledQuery {
  * Label, options and `required` change freely (values stay as they are; the new rules apply to the
  * next write that sends the field). The type changes only while no record holds a value.
  */
-export async function changeDefinition(db: Executor, orgId: string, id: string, change: DefinitionChange, now = new Date()): Promise<CustomFieldDefinition> {
-  return db.transaction().execute(async (trx) => {
+export async function changeDefinition(db: Executor, orgId: string, id: string, change: DefinitionChange, receipt?: WriteReceipt, now = new Date()): Promise<CustomFieldDefinition> {
+  return writeTransaction(db, receipt, async (trx) => {
     const current = await selectDefinition(trx, orgId, id, true)
     if (!current) throw new NotFound('Custom field')
     const type = change.type ?? current.type
@@ -99,6 +101,6 @@ export async function changeDefinition(db: Executor, orgId: string, id: string, 
 }
 
 /** Deletes the definition only: records keep their values under the name, no longer checked or shown as a field. */
-export async function deleteDefinition(db: Executor, orgId: string, id: string): Promise<void> {
-  if (!(await deleteDefinitionRow(db, orgId, id))) throw new NotFound('Custom field')
+export async function deleteDefinition(db: Executor, orgId: string, id: string, receipt?: WriteReceipt): Promise<void> {
+  if (!(await writeTransaction(db, receipt, (trx) => deleteDefinitionRow(trx, orgId, id)))) throw new NotFound('Custom field')
 }

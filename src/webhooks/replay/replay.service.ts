@@ -3,6 +3,7 @@
  * range of the journal, from there through the newest seq at this moment; events committed but not
  * yet numbered are left to their live deliveries.
  */
+import { writeTransaction } from '../../db/write-transaction.ts'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import { feedPage, firstSeqSince } from '../../events/index.ts'
@@ -56,17 +57,21 @@ export async function startReplay(db: Kysely<DB>, auth: AuthContext, webhookId: 
     if (marks.pruned > 0 && asked.time.getTime() < oldestAt) throw new ReplayExpired(asked.time.toISOString(), marks.pruned + 1)
     fromSeq = (await firstSeqSince(db, auth.orgId, asked.time)) ?? marks.newest + 1
   }
-  const id = uuidv7(now)
-  const inserted = await insertReplay(db, auth.orgId, {
-    id,
-    webhookId,
-    sinceSeq: 'seq' in asked ? asked.seq : null,
-    sinceTime: 'time' in asked ? asked.time : null,
-    fromSeq,
-    throughSeq: marks.newest,
-    createdBy: auth.userId,
-    at: now,
+  // One outcome for a keyed retry to get back: the replay's id (null: another replay runs).
+  const id = await writeTransaction(db, auth.receipt, async (trx) => {
+    const replayId = uuidv7(now)
+    const inserted = await insertReplay(trx, auth.orgId, {
+      id: replayId,
+      webhookId,
+      sinceSeq: 'seq' in asked ? asked.seq : null,
+      sinceTime: 'time' in asked ? asked.time : null,
+      fromSeq,
+      throughSeq: marks.newest,
+      createdBy: auth.userId,
+      at: now,
+    })
+    return inserted ? replayId : null
   })
-  if (!inserted) throw new ReplayInProgress()
+  if (!id) throw new ReplayInProgress()
   return (await findReplay(db, auth.orgId, id))!
 }
