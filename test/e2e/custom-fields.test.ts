@@ -163,6 +163,38 @@ describe('custom fields in the browser', () => {
     await page.close()
   })
 
+  it('says "Cannot be blank" for a name of spaces or invisible characters alone, as the API does, and sends nothing', async () => {
+    const page = await newPage()
+    await signIn(page, svc.url, 'ada@acme.test', PASSWORD)
+    const sent: string[] = []
+    page.on('request', (r) => {
+      if (['POST', 'PATCH'].includes(r.method()) && r.url().includes('/api/v1/accounts')) sent.push(`${r.method()} ${r.url()}`)
+    })
+    await page.goto(`${svc.url}/app/accounts/new`)
+    const name = page.getByLabel('Name', { exact: true })
+    // Empty: "Required", as before. Blank, in any of its forms: the API's own words.
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Required', { exact: true }).waitFor()
+    for (const blank of ['   ', '\u00a0\u3000', '\u200b']) {
+      await name.fill(blank)
+      await page.getByRole('button', { name: 'Save' }).click()
+      await page.getByText('Cannot be blank', { exact: true }).waitFor()
+    }
+    await shot(page, 'record-form-blank-name')
+    expect(sent).toEqual([])
+    // The same on an edit; a name with spaces around it is saved trimmed.
+    await name.fill('  Globex  ')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.waitForURL(/\/app\/accounts\/[0-9a-f-]{36}$/)
+    await page.getByRole('heading', { name: 'Globex', level: 2 }).waitFor()
+    await page.goto(`${page.url()}/edit`)
+    await name.fill(' ')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Cannot be blank', { exact: true }).waitFor()
+    expect(sent.filter((s) => s.startsWith('PATCH'))).toEqual([])
+    await page.close()
+  })
+
   it('shows a refusal only the server could know under its field, without raw API text', async () => {
     const page = await newPage()
     await signIn(page, svc.url, 'ada@acme.test', PASSWORD)
