@@ -3,7 +3,9 @@
  * in Settings -> Fields (options editor, API name proposed from the label), sets it on a contact
  * through the form, sees it on the record page, shows it as a list column and filters the list by
  * it; an invalid number is flagged under its field and nothing is sent (-5 stays -5, never 0); a
- * value the server refuses lands under its field with no raw API text. Deleting asks first.
+ * value the server refuses lands under its field with no raw API text; a blank name is "Cannot be
+ * blank", as the API says; a record's timeline tells custom field changes one line per field under
+ * its label. Deleting asks first.
  * With E2E_SCREENSHOTS=<dir>, saves screenshots of the states there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -214,6 +216,48 @@ describe('custom fields in the browser', () => {
     // The problem's own wording (its detail) is not shown.
     expect(await page.getByText('Invalid custom fields', { exact: false }).count()).toBe(0)
     await shot(page, 'record-form-server-error')
+    await page.close()
+  })
+
+  it("tells custom field changes in a record's timeline, one line per field under its label, values as the page shows them", async () => {
+    const page = await newPage()
+    await signIn(page, svc.url, 'ada@acme.test', PASSWORD)
+    const defs = [
+      { name: 'tier', label: 'Account tier', type: 'picklist', options: ['Gold', 'Silver'] },
+      { name: 'seats', label: 'Seats', type: 'number' },
+      { name: 'renewal_on', label: 'Renewal date', type: 'date' },
+      { name: 'vip', label: 'VIP', type: 'boolean' },
+      { name: 'motto', label: 'Motto', type: 'text' },
+    ]
+    for (const d of defs) expect((await apiPost(page, svc.url, '/custom-fields', { kind: 'account', ...d })).status).toBe(201)
+    const made = await apiPost(page, svc.url, '/accounts', {
+      name: 'Timeline Traders',
+      custom_fields: { tier: 'Silver', seats: 1200, renewal_on: '2027-01-31', vip: false, motto: 'Onwards', Legacy__c: { region: 'EMEA', codes: [1, 2] } },
+    })
+    expect(made.status).toBe(201)
+    const me = await (await page.request.get(`${svc.url}/api/v1/me`)).json()
+    const changed = await page.request.patch(`${svc.url}/api/v1/accounts/${made.json.id}`, {
+      data: { custom_fields: { tier: 'Gold', seats: 1500, renewal_on: '2027-03-01', vip: true, motto: null, Legacy__c: { region: 'APAC', codes: [3] } } },
+      headers: { 'x-csrf-token': me.csrf_token, origin: svc.url },
+    })
+    expect(changed.status()).toBe(200)
+
+    await page.goto(`${svc.url}/app/accounts/${made.json.id}`)
+    const timeline = page.getByRole('region', { name: 'Timeline' })
+    await timeline.getByText('Changed 6 fields').waitFor()
+    const lines = await timeline.locator('[data-entry="event"]').first().locator('.mantine-Group-root').allTextContents()
+    // Dates read as the record page reads them, in the browser's locale.
+    const day = (y: number, m: number, d: number) => page.evaluate(([y, m, d]) => new Date(y!, m! - 1, d).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }), [y, m, d])
+    expect(lines).toEqual([
+      'Account tierSilver→Gold',
+      'Seats1,200→1,500',
+      `Renewal date${await day(2027, 1, 31)}→${await day(2027, 3, 1)}`,
+      'VIPNo→Yes',
+      'MottoOnwards→empty',
+      'Legacy__c{"codes":[1,2],"region":"EMEA"}→{"codes":[3],"region":"APAC"}',
+    ])
+    expect(await page.content()).not.toContain('[object Object]')
+    await shot(page, 'record-timeline-custom-fields')
     await page.close()
   })
 
