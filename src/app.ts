@@ -26,12 +26,19 @@ import { pageRoutes } from './orgs/pages.routes.ts'
 import { webAppRoutes } from './http/web-app.ts'
 import { uuidv7 } from './shared/ids.ts'
 import { systemClock, type Clock } from './shared/clock.ts'
-import { makeBearerCheck, oauthServer, resourcesOf, settingsRoutes } from './oauth/index.ts'
+import { clientUseRecorder, makeBearerCheck, oauthServer, resourcesOf, settingsRoutes, type ClientUses } from './oauth/index.ts'
 import { webhookRoutes, webhooksPlugin } from './webhooks/index.ts'
 import { mcpRoutes } from './mcp/mcp.routes.ts'
 import { connectCallbackRoutes, migrationEventRoutes, migrationPlugin, migrationRoutes } from './migration/index.ts'
 import { invitationPageRoutes, invitationRoutes, memberRoutes, withoutInvitationSecret } from './members/index.ts'
 import { exportRoutes, importRoutes, importsPlugin } from './imports/index.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Records API clients' uses (oauth/client-use.ts); `settled()` waits for the writes under way. */
+    clientUses: ClientUses
+  }
+}
 
 export interface AppOptions {
   config: Config
@@ -93,15 +100,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(invitationPageRoutes)
   await app.register(webAppRoutes)
   await app.register(oauthServer, { clock })
+  // Every token accepted, by /api/v1 or /mcp, marks its client used (Settings -> API, "Last used").
+  const clientUses = clientUseRecorder(opts.database.db, app.log)
+  app.decorate('clientUses', clientUses)
+  app.addHook('onClose', () => clientUses.settled())
   // MCP hosts authenticate with bearer tokens for /mcp only; outside /api/v1 and its session cookies.
-  await app.register(mcpRoutes, { clock })
+  await app.register(mcpRoutes, { clock, clientUses })
   // Jobs started by a request wake this process's runner; other processes find them at their poll.
   const migrationWork = { wake: () => app.migrationRunner?.wake(), now: () => clock.now() }
   await app.register(connectCallbackRoutes, migrationWork)
 
   const resourceMetadataUrl = `${config.publicUrl}/.well-known/oauth-protected-resource`
   const challenge = () => ({ 'www-authenticate': `Bearer resource_metadata="${resourceMetadataUrl}"` })
-  const bearer = makeBearerCheck(opts.database.db, clock, resourcesOf(config.publicUrl), 'api', resourceMetadataUrl)
+  const bearer = makeBearerCheck(opts.database.db, clock, resourcesOf(config.publicUrl), 'api', resourceMetadataUrl, clientUses)
   await app.register(
     async (api) => {
       api.addHook('onRequest', async (request, reply) => {

@@ -2761,6 +2761,7 @@ export interface components {
         ApiClient: {
             client_id: string;
             created_at: string;
+            /** @description When a token of this client was last accepted on a request of this organization (REST or MCP), to the minute: it is recorded at most once a minute, so it may be up to a minute earlier than the last request. null: never used. */
             last_used_at: string | null;
             name: string;
             origin: string | null;
