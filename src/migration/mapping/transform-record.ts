@@ -4,9 +4,9 @@
  * then runs a flat list of steps per record, because it runs for every record of an import.
  *
  * Values arrive as REST JSON or Bulk CSV text. A record fails (`validation_failed`) only when it has
- * no Id or CreatedDate, or a required target field stays empty or blank. A value the service cannot hold (an
- * email its rule refuses, a URL, number or date it cannot read) leaves its field empty with a
- * warning; the record imports. Whatever is left out or written differently from the source is kept
+ * no Id or CreatedDate, or a required target field stays empty or blank. A value the service cannot
+ * hold (an email its rule refuses, a URL, number or date it cannot read) leaves its field empty
+ * with a warning; the record imports. Whatever is left out or written differently from the source is kept
  * in custom_fields under the source field's API name, so nothing the source held is lost.
  */
 import { MAX_CUSTOM_FIELDS, MAX_CUSTOM_FIELDS_BYTES, kindsByName, type FieldDef, type KindName } from '../../records/index.ts'

@@ -36,9 +36,9 @@ async function existing(trx: Executor, orgId: string, kind: 'account' | 'contact
 
 /**
  * The new records take their required text from the lead (an account its company, a contact its
- * last name, an opportunity its company unless opportunity_name is given). A lead stored before blanks were refused may
- * hold a blank one: the conversion is refused naming the lead's field and the way around it, rather
- * than the new record's field, which the caller never sent.
+ * last name, an opportunity its company unless opportunity_name is given). A lead stored before
+ * blanks were refused may hold a blank one: the conversion is refused naming the lead's field and
+ * the way around it, rather than the new record's field, which the caller never sent.
  */
 function refuseBlankSources(lead: Record<string, string | null>, input: ConvertLeadInput): void {
   const blank = (v: string | null | undefined) => typeof v !== 'string' || isBlank(v)
