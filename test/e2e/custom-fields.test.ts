@@ -118,7 +118,9 @@ describe('custom fields in the browser', () => {
     await page.getByLabel('Seats', { exact: true }).fill('12')
     await page.getByRole('button', { name: 'Save' }).click()
     await page.waitForURL(/\/app\/contacts\/[0-9a-f-]{36}$/)
-    await page.getByText('12', { exact: true }).waitFor()
+    // The new value on the page, and the change in the timeline under the field's label.
+    await page.getByText('12', { exact: true }).first().waitFor()
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Changed seats').waitFor()
     expect(patches.map((p) => JSON.parse(p))).toEqual([{ custom_fields: { seats: 12 } }])
 
     // Another contact through the API, so the filter has something to leave out.
