@@ -28,12 +28,19 @@ import { pageRoutes } from './orgs/pages.routes.ts'
 import { webAppRoutes } from './http/web-app.ts'
 import { uuidv7 } from './shared/ids.ts'
 import { systemClock, type Clock } from './shared/clock.ts'
-import { makeBearerCheck, oauthServer, resourcesOf, settingsRoutes } from './oauth/index.ts'
+import { clientUseRecorder, makeBearerCheck, oauthServer, resourcesOf, settingsRoutes, type ClientUses } from './oauth/index.ts'
 import { webhookRoutes, webhooksPlugin } from './webhooks/index.ts'
 import { mcpRoutes } from './mcp/mcp.routes.ts'
 import { connectCallbackRoutes, migrationEventRoutes, migrationPlugin, migrationRoutes } from './migration/index.ts'
 import { invitationPageRoutes, invitationRoutes, memberRoutes, withoutInvitationSecret } from './members/index.ts'
 import { exportRoutes, importRoutes, importsPlugin } from './imports/index.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Records API clients' uses (oauth/client-use.ts); `settled()` waits for the writes under way. */
+    clientUses: ClientUses
+  }
+}
 
 export interface AppOptions {
   config: Config
@@ -78,8 +85,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('credential', null)
 
   await app.register(databasePlugin, { database: opts.database, config })
+  // Every token accepted, by /api/v1 or /mcp, marks its client used (Settings -> API, "Last used").
+  const clientUses = clientUseRecorder(opts.database.db, app.log)
+  app.decorate('clientUses', clientUses)
+  app.addHook('onClose', () => clientUses.settled())
   const resourceMetadataUrl = `${config.publicUrl}/.well-known/oauth-protected-resource`
-  const bearer = makeBearerCheck(opts.database.db, clock, resourcesOf(config.publicUrl), 'api', resourceMetadataUrl)
+  const bearer = makeBearerCheck(opts.database.db, clock, resourcesOf(config.publicUrl), 'api', resourceMetadataUrl, clientUses)
   // Streams and downloads: caps, back-pressure, a stall limit, and access checked again while open.
   await app.register(longLivedPlugin, { limits: config.streams, recheck: accessRecheck(bearer) })
   await registerCors(app)
@@ -101,7 +112,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(webAppRoutes)
   await app.register(oauthServer, { clock })
   // MCP hosts authenticate with bearer tokens for /mcp only; outside /api/v1 and its session cookies.
-  await app.register(mcpRoutes, { clock })
+  await app.register(mcpRoutes, { clock, clientUses })
   // Jobs started by a request wake this process's runner; other processes find them at their poll.
   const migrationWork = { wake: () => app.migrationRunner?.wake(), now: () => clock.now() }
   await app.register(connectCallbackRoutes, migrationWork)

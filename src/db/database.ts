@@ -90,6 +90,9 @@ export interface OAuthClientAccessTable {
   org_id: string
   client_id: string
   created_at: CreatedAt
+  /** When the client last obtained tokens for the organization (a code exchange or a refresh). */
+  last_issued_at: Date | string | null
+  /** When a token of the client was last accepted on a request, to the minute (oauth/client-use.ts). */
   last_used_at: Date | string | null
   revoked_at: Date | string | null
 }

@@ -9,6 +9,7 @@ import addFormatsModule from 'ajv-formats'
 import formatsModule from 'ajv-formats/dist/formats.js'
 import type { FastifySchemaCompiler } from 'fastify'
 import type { FieldError } from '../shared/errors.ts'
+import { BLANK_MESSAGE, NOT_BLANK_PATTERN } from '../shared/required-text.ts'
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv
 
@@ -71,6 +72,9 @@ export function fieldErrors(errors: ErrorObject[], part: string): FieldError[] {
       message = 'cannot be null'
     } else if (e.keyword === 'enum') {
       message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => (v === null ? 'null' : String(v))).join(', ')}`
+    } else if ((e.keyword === 'pattern' || e.keyword === 'minLength') && e.parentSchema?.pattern === NOT_BLANK_PATTERN) {
+      // Required text (shared/required-text.ts): "" and "   " are both blank, in the service's words.
+      message = BLANK_MESSAGE
     } else if (e.keyword === 'pattern' || e.keyword === 'format') {
       const format = (e.params as { format?: string }).format ?? e.parentSchema?.format
       message = format ? `must be a valid ${format}` : 'has an invalid format'

@@ -11,7 +11,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { IncomingHttpHeaders } from 'node:http'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { makeBearerVerifier, resourcesOf } from '../oauth/index.ts'
+import { makeBearerVerifier, resourcesOf, type ClientUses } from '../oauth/index.ts'
 import type { Clock } from '../shared/clock.ts'
 import { allowedOrigins, checkOrigin, checkScopes, mcpAuthenticator, mcpResourceMetadataUrl } from './mcp-access.ts'
 import { buildMcpServer } from './mcp-server.ts'
@@ -72,9 +72,9 @@ function jsonRpcError(reply: FastifyReply, status: number, code: number, message
 const idleServers: ReturnType<typeof buildMcpServer>[] = []
 const MAX_IDLE_SERVERS = 64
 
-export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock }): Promise<void> {
+export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock; clientUses: ClientUses }): Promise<void> {
   const { publicUrl } = app.config
-  const verify = makeBearerVerifier(app.db, opts.clock, resourcesOf(publicUrl), 'mcp', mcpResourceMetadataUrl(publicUrl))
+  const verify = makeBearerVerifier(app.db, opts.clock, resourcesOf(publicUrl), 'mcp', mcpResourceMetadataUrl(publicUrl), opts.clientUses)
   const authenticate = mcpAuthenticator(verify, publicUrl)
   const origins = allowedOrigins(app.config)
   const mcpUrl = `${publicUrl}/mcp`

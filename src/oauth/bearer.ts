@@ -5,7 +5,8 @@
  *
  * The rules that judge the token row (`accept`) are apart from the lookup, so that a statement
  * that reads the row itself (records/list-with-bearer.ts, the bearer list in one round trip)
- * answers exactly what the two-step check answers.
+ * answers exactly what the two-step check answers; accepting a token is also where its client's
+ * use is recorded (client-use.ts), so both paths record it.
  */
 import type { BearerCheck, PresentedBearer } from '../http/auth.ts'
 import type { Kysely } from 'kysely'
@@ -17,6 +18,7 @@ import { sha256 } from '../shared/ids.ts'
 import { ACCESS_TOKEN_PREFIX } from './oauth.defaults.ts'
 import { resourcesServing, type Resources } from './resource.ts'
 import { FIND_BEARER_SQL, findBearerToken, type BearerTokenRow } from './token.repository.ts'
+import type { ClientUses } from './client-use.ts'
 
 export function bearerChallenge(resourceMetadataUrl: string, error?: { code: string; description: string }): string {
   const parts = [`Bearer resource_metadata="${resourceMetadataUrl}"`]
@@ -24,28 +26,31 @@ export function bearerChallenge(resourceMetadataUrl: string, error?: { code: str
   return parts.join(', ')
 }
 
-export function makeBearerCheck(db: Kysely<DB>, clock: Clock, resources: Resources, target: 'api' | 'mcp', resourceMetadataUrl: string): BearerCheck {
+/** `uses` hears of every token accepted, on both paths, for Settings -> API's "Last used" (client-use.ts). */
+export function makeBearerCheck(db: Kysely<DB>, clock: Clock, resources: Resources, target: 'api' | 'mcp', resourceMetadataUrl: string, uses: ClientUses): BearerCheck {
   const invalid = (description: string) =>
     new Unauthenticated(`The access token is ${description}.`, { 'www-authenticate': bearerChallenge(resourceMetadataUrl, { code: 'invalid_token', description: `The access token is ${description}` }) }, 'invalid_token')
   const servedBy = resourcesServing(target, resources)
-  function accept(row: BearerTokenRow | null): AuthContext {
+  function accept(row: BearerTokenRow | null, now: Date): AuthContext {
     if (!row || row.kind !== 'access') throw invalid('unknown, expired or revoked')
     if (!servedBy.includes(row.resource)) throw invalid(`issued for another resource (${row.resource})`)
+    uses.seen(row.org_id, row.client_id, now)
     return { orgId: row.org_id, userId: row.user_id, role: row.role, scopes: new Set(row.scopes as Scope[]), via: 'bearer', clientId: row.client_id }
   }
   function present(token: string): PresentedBearer {
     if (!token.startsWith(ACCESS_TOKEN_PREFIX)) throw invalid('not one this server issued')
-    return { tokenHash: sha256(token), now: clock.now(), servedBy, lookupSql: FIND_BEARER_SQL, accept }
+    const now = clock.now()
+    return { tokenHash: sha256(token), now, servedBy, lookupSql: FIND_BEARER_SQL, accept: (row) => accept(row, now) }
   }
   return {
     present,
     async verify(_request, token) {
       const presented = present(token)
-      return accept(await findBearerToken(db, presented.tokenHash, presented.now))
+      return presented.accept(await findBearerToken(db, presented.tokenHash, presented.now))
     },
   }
 }
 
-export function makeBearerVerifier(db: Kysely<DB>, clock: Clock, resources: Resources, target: 'api' | 'mcp', resourceMetadataUrl: string) {
-  return makeBearerCheck(db, clock, resources, target, resourceMetadataUrl).verify
+export function makeBearerVerifier(db: Kysely<DB>, clock: Clock, resources: Resources, target: 'api' | 'mcp', resourceMetadataUrl: string, uses: ClientUses) {
+  return makeBearerCheck(db, clock, resources, target, resourceMetadataUrl, uses).verify
 }

@@ -58,9 +58,24 @@ export async function touchClientAccess(db: Kysely<DB>, orgId: string, clientId:
   const minuteAgo = new Date(now.getTime() - 60_000).toISOString()
   await db
     .updateTable('oauth_client_access')
-    .set({ last_used_at: now.toISOString() })
+    .set({ last_issued_at: now.toISOString() })
     .where('org_id', '=', orgId)
     .where('client_id', '=', clientId)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', minuteAgo)]))
+    .where((eb) => eb.or([eb('last_issued_at', 'is', null), eb('last_issued_at', '<', minuteAgo)]))
+    .execute()
+}
+
+/**
+ * Records that a token of the client was accepted at `at` (oauth/client-use.ts decides when to
+ * call it). Only forward: processes sharing the database write independently, and one's earlier
+ * use landing after another's later one must not move the time back.
+ */
+export async function markClientUsed(db: Kysely<DB>, orgId: string, clientId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('oauth_client_access')
+    .set({ last_used_at: at.toISOString() })
+    .where('org_id', '=', orgId)
+    .where('client_id', '=', clientId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at.toISOString())]))
     .execute()
 }

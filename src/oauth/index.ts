@@ -14,6 +14,7 @@ import { discoveryRoutes } from './discovery.routes.ts'
 export { settingsRoutes } from './settings.routes.ts'
 export { makeBearerCheck, makeBearerVerifier, bearerChallenge } from './bearer.ts'
 export { resourcesOf } from './resource.ts'
+export { clientUseRecorder, type ClientUses } from './client-use.ts'
 export { createOrgClient } from './client.service.ts'
 
 /** Public endpoints of the authorization server (outside /api/v1, no bearer hook). */

@@ -24,7 +24,10 @@ const clientSchema = {
     registration: { type: 'string', enum: ['settings', 'cli', 'dynamic', 'metadata_document'] },
     origin: { type: ['string', 'null'] },
     created_at: { type: 'string' },
-    last_used_at: { type: ['string', 'null'] },
+    last_used_at: {
+      type: ['string', 'null'],
+      description: "When a token of this client was last accepted on a request of this organization (REST or MCP), to the minute: it is recorded at most once a minute, so it may be up to a minute earlier than the last request. null: never used.",
+    },
     revoked_at: { type: ['string', 'null'] },
     status: { type: 'string', enum: ['active', 'revoked'] },
   },

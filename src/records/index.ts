@@ -74,7 +74,7 @@ export {
   type CustomFieldType,
 } from './custom-fields/definition.ts'
 export { createDefinition, listCustomFieldDefinitions, type NewDefinition } from './custom-fields/definitions.service.ts'
-export { customFieldErrors } from './custom-fields/custom-field-values.ts'
+export { customFieldErrors, settledCustomFields } from './custom-fields/custom-field-values.ts'
 
 // The REST routes of records, registered by the app under /api/v1.
 export { recordRoutes } from './record.routes.ts'

@@ -7,6 +7,7 @@ import type { FieldDef, RecordKind } from './record-kind.ts'
 import { listParamSchemas } from './list-params.ts'
 import { customFilterParamSchemas } from './custom-fields/custom-filters.ts'
 import { MAX_IDS_FILTER } from './list-limits.ts'
+import { NOT_BLANK_PATTERN, notBlankSchema } from '../shared/required-text.ts'
 
 export { MAX_IDS_FILTER }
 
@@ -106,10 +107,19 @@ export function pluralName(kind: RecordKind): string {
   return kind.labelPlural.replace(/(^|\s+)([a-zA-Z])/g, (_m, _s, c: string) => c.toUpperCase())
 }
 
+/** A field's value in a write body: a required one is never null, and required text never blank (shared/required-text.ts). */
+function writtenValueSchema(f: FieldDef): Schema {
+  // A field with a default is a NOT NULL column: omitted, it takes the default; null is refused.
+  if (!f.required) return describe(f, f.default !== undefined ? valueSchema(f) : nullable(valueSchema(f)))
+  const s = notBlankSchema(valueSchema(f))
+  const described = describe(f, s)
+  if (s.pattern !== NOT_BLANK_PATTERN) return described
+  return { ...described, description: `${described.description}; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed` }
+}
+
 export function createBodySchema(kind: RecordKind): KindObjectSchema {
   const properties: Record<string, Schema> = {}
-  // A field with a default is a NOT NULL column: omitted, it takes the default; null is refused.
-  for (const f of writableFields(kind)) properties[f.name] = describe(f, f.required || f.default !== undefined ? valueSchema(f) : nullable(valueSchema(f)))
+  for (const f of writableFields(kind)) properties[f.name] = writtenValueSchema(f)
   properties.src_id = srcIdSchema
   properties.custom_fields = customFieldsSchema
   return {
@@ -235,7 +245,13 @@ export const convertLeadBodySchema = {
     account_id: { ...uuidSchema, description: 'Link this existing account instead of creating one from the lead.' },
     contact_id: { ...uuidSchema, description: 'Link this existing contact instead of creating one from the lead.' },
     create_opportunity: { type: 'boolean', default: false, description: 'Also create an opportunity.' },
-    opportunity_name: { type: 'string', minLength: 1, maxLength: 255, description: 'Name of the new opportunity (implies create_opportunity).' },
+    opportunity_name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      pattern: NOT_BLANK_PATTERN,
+      description: 'Name of the new opportunity (implies create_opportunity); not blank, surrounding whitespace removed. Without it, the lead\'s company.',
+    },
   },
 } as const
 

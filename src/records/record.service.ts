@@ -28,9 +28,10 @@ import {
 import { rulesFor } from './record-rules.ts'
 import { nextCaseNumberCte } from './cases/case-numbers.ts'
 import { sql } from 'kysely'
-import { customFieldErrors } from './custom-fields/custom-field-values.ts'
+import { customFieldErrors, settledCustomFields } from './custom-fields/custom-field-values.ts'
 import { selectDefinitions } from './custom-fields/definitions.repository.ts'
 import { resolveCustomFilters } from './custom-fields/custom-filters.ts'
+import { BLANK_MESSAGE, settleRequiredText } from '../shared/required-text.ts'
 
 export const MAX_CUSTOM_FIELDS_BYTES = 64 * 1024
 const DECIMAL_RE = /^-?\d{1,16}(\.\d{1,2})?$/
@@ -68,15 +69,35 @@ function normalizeDecimal(f: FieldDef, value: unknown): unknown {
   return text
 }
 
-/** 400 naming each `custom_fields.<name>` that breaks its definition (custom-fields/custom-field-values.ts). */
+/** 400 naming each `custom_fields.<name>` that breaks its definition (custom-fields/custom-field-values.ts); required text is then stored trimmed. */
 async function checkCustomFields(trx: Executor, auth: AuthContext, kind: RecordKind, values: RowValues, mode: 'create' | 'update'): Promise<void> {
   if (mode === 'update' && values.customFields === undefined) return
-  const errors = customFieldErrors(await selectDefinitions(trx, auth.orgId, kind.name), values.customFields, mode)
+  const defs = await selectDefinitions(trx, auth.orgId, kind.name)
+  const errors = customFieldErrors(defs, values.customFields, mode)
   if (errors.length > 0) throw new ValidationFailed(`Invalid custom fields: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, errors)
+  values.customFields = settledCustomFields(defs, values.customFields)
 }
 
-/** Splits a validated body into columns, src_id and custom_fields. */
+/** Per kind: its required text fields, which every write settles here (shared/required-text.ts). */
+const requiredText = new Map<RecordKind, string[]>()
+function requiredTextOf(kind: RecordKind): string[] {
+  let names = requiredText.get(kind)
+  if (!names) requiredText.set(kind, (names = kind.fields.filter((f) => f.required && !f.readOnly && (f.type === 'string' || f.type === 'text')).map((f) => f.name)))
+  return names
+}
+
+/**
+ * Splits a validated body into columns, src_id and custom_fields. Every door that writes a record
+ * passes here (single writes, batches, upserts, CSV imports, lead conversion, MCP tools), so this is
+ * where required text is refused when blank (the schemas' `\S` misses invisible characters) and
+ * stored without its surrounding whitespace.
+ */
 export function toRowValues(kind: RecordKind, body: Record<string, unknown>): RowValues {
+  const settled = settleRequiredText(requiredTextOf(kind), body)
+  if (settled.blank.length > 0) {
+    throw new ValidationFailed(`${settled.blank.join(', ')} ${BLANK_MESSAGE}: a required text field needs at least one visible character.`, settled.blank.map((field) => ({ field, message: BLANK_MESSAGE })))
+  }
+  body = settled.values
   const fields: Record<string, unknown> = {}
   for (const f of kind.fields) {
     if (!(f.name in body) || f.readOnly) continue

@@ -3,7 +3,9 @@
  * in Settings -> Fields (options editor, API name proposed from the label), sets it on a contact
  * through the form, sees it on the record page, shows it as a list column and filters the list by
  * it; an invalid number is flagged under its field and nothing is sent (-5 stays -5, never 0); a
- * value the server refuses lands under its field with no raw API text. Deleting asks first.
+ * value the server refuses lands under its field with no raw API text; a blank name is "Cannot be
+ * blank", as the API says; a record's timeline tells custom field changes one line per field under
+ * its label. Deleting asks first.
  * With E2E_SCREENSHOTS=<dir>, saves screenshots of the states there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -116,7 +118,9 @@ describe('custom fields in the browser', () => {
     await page.getByLabel('Seats', { exact: true }).fill('12')
     await page.getByRole('button', { name: 'Save' }).click()
     await page.waitForURL(/\/app\/contacts\/[0-9a-f-]{36}$/)
-    await page.getByText('12', { exact: true }).waitFor()
+    // The new value on the page, and the change in the timeline under the field's label.
+    await page.getByText('12', { exact: true }).first().waitFor()
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Changed seats').waitFor()
     expect(patches.map((p) => JSON.parse(p))).toEqual([{ custom_fields: { seats: 12 } }])
 
     // Another contact through the API, so the filter has something to leave out.
@@ -163,6 +167,38 @@ describe('custom fields in the browser', () => {
     await page.close()
   })
 
+  it('says "Cannot be blank" for a name of spaces or invisible characters alone, as the API does, and sends nothing', async () => {
+    const page = await newPage()
+    await signIn(page, svc.url, 'ada@acme.test', PASSWORD)
+    const sent: string[] = []
+    page.on('request', (r) => {
+      if (['POST', 'PATCH'].includes(r.method()) && r.url().includes('/api/v1/accounts')) sent.push(`${r.method()} ${r.url()}`)
+    })
+    await page.goto(`${svc.url}/app/accounts/new`)
+    const name = page.getByLabel('Name', { exact: true })
+    // Empty: "Required", as before. Blank, in any of its forms: the API's own words.
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Required', { exact: true }).waitFor()
+    for (const blank of ['   ', '\u00a0\u3000', '\u200b']) {
+      await name.fill(blank)
+      await page.getByRole('button', { name: 'Save' }).click()
+      await page.getByText('Cannot be blank', { exact: true }).waitFor()
+    }
+    await shot(page, 'record-form-blank-name')
+    expect(sent).toEqual([])
+    // The same on an edit; a name with spaces around it is saved trimmed.
+    await name.fill('  Globex  ')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.waitForURL(/\/app\/accounts\/[0-9a-f-]{36}$/)
+    await page.getByRole('heading', { name: 'Globex', level: 2 }).waitFor()
+    await page.goto(`${page.url()}/edit`)
+    await name.fill(' ')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Cannot be blank', { exact: true }).waitFor()
+    expect(sent.filter((s) => s.startsWith('PATCH'))).toEqual([])
+    await page.close()
+  })
+
   it('shows a refusal only the server could know under its field, without raw API text', async () => {
     const page = await newPage()
     await signIn(page, svc.url, 'ada@acme.test', PASSWORD)
@@ -182,6 +218,48 @@ describe('custom fields in the browser', () => {
     // The problem's own wording (its detail) is not shown.
     expect(await page.getByText('Invalid custom fields', { exact: false }).count()).toBe(0)
     await shot(page, 'record-form-server-error')
+    await page.close()
+  })
+
+  it("tells custom field changes in a record's timeline, one line per field under its label, values as the page shows them", async () => {
+    const page = await newPage()
+    await signIn(page, svc.url, 'ada@acme.test', PASSWORD)
+    const defs = [
+      { name: 'tier', label: 'Account tier', type: 'picklist', options: ['Gold', 'Silver'] },
+      { name: 'seats', label: 'Seats', type: 'number' },
+      { name: 'renewal_on', label: 'Renewal date', type: 'date' },
+      { name: 'vip', label: 'VIP', type: 'boolean' },
+      { name: 'motto', label: 'Motto', type: 'text' },
+    ]
+    for (const d of defs) expect((await apiPost(page, svc.url, '/custom-fields', { kind: 'account', ...d })).status).toBe(201)
+    const made = await apiPost(page, svc.url, '/accounts', {
+      name: 'Timeline Traders',
+      custom_fields: { tier: 'Silver', seats: 1200, renewal_on: '2027-01-31', vip: false, motto: 'Onwards', Legacy__c: { region: 'EMEA', codes: [1, 2] } },
+    })
+    expect(made.status).toBe(201)
+    const me = await (await page.request.get(`${svc.url}/api/v1/me`)).json()
+    const changed = await page.request.patch(`${svc.url}/api/v1/accounts/${made.json.id}`, {
+      data: { custom_fields: { tier: 'Gold', seats: 1500, renewal_on: '2027-03-01', vip: true, motto: null, Legacy__c: { region: 'APAC', codes: [3] } } },
+      headers: { 'x-csrf-token': me.csrf_token, origin: svc.url },
+    })
+    expect(changed.status()).toBe(200)
+
+    await page.goto(`${svc.url}/app/accounts/${made.json.id}`)
+    const timeline = page.getByRole('region', { name: 'Timeline' })
+    await timeline.getByText('Changed 6 fields').waitFor()
+    const lines = await timeline.locator('[data-entry="event"]').first().locator('.mantine-Group-root').allTextContents()
+    // Dates read as the record page reads them, in the browser's locale.
+    const day = (y: number, m: number, d: number) => page.evaluate(([y, m, d]) => new Date(y!, m! - 1, d).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }), [y, m, d])
+    expect(lines).toEqual([
+      'Account tierSilver→Gold',
+      'Seats1,200→1,500',
+      `Renewal date${await day(2027, 1, 31)}→${await day(2027, 3, 1)}`,
+      'VIPNo→Yes',
+      'MottoOnwards→empty',
+      'Legacy__c{"codes":[1,2],"region":"EMEA"}→{"codes":[3],"region":"APAC"}',
+    ])
+    expect(await page.content()).not.toContain('[object Object]')
+    await shot(page, 'record-timeline-custom-fields')
     await page.close()
   })
 

@@ -1,13 +1,17 @@
 /**
  * Browser end-to-end test of Settings -> API: an administrator creates an OAuth client through the
  * modal (a bad redirect URI is refused under its field first), sees the secret exactly once,
- * revokes the client with confirmation; a member sees no Settings entry and a not-allowed page.
+ * revokes the client with confirmation; a client's "Last used" is Never until a request uses one of
+ * its tokens, then that request's time (to the minute); a member sees no Settings entry and a
+ * not-allowed page.
  * With E2E_SCREENSHOTS=<dir>, saves screenshots of the page's states there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { addUserToOrganization, createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
 import { ensureWebBuild, launchChromium, pagesOf, shot, signIn, startE2eService, type E2eService } from './harness.ts'
+import { addMember } from '../helpers/build-app.ts'
+import { confidentialClient, obtainTokens } from '../oauth/helpers.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -100,6 +104,37 @@ describe('Settings -> API in the browser', () => {
     await shot(page, 'settings-api-revoked')
     await page.reload()
     await row.getByText('Revoked', { exact: true }).waitFor()
+    await page.close()
+  })
+
+  it("shows when a client's token was last used on a request, to the minute, and Never before", async () => {
+    const app = svc.service.app!
+    const client = await confidentialClient(app, orgId, { name: 'Warehouse sync' })
+    // An integration obtains a token (through consent and the token endpoint): not a use yet.
+    const integrator = await addMember(app, orgId, 'admin')
+    const tokens = await obtainTokens(app, integrator, client, { resource: svc.url })
+    const page = await newPage()
+    await signIn(page, svc.url, 'ada@acme.test', PASSWORD)
+    await page.goto(`${svc.url}/app/settings/api`)
+    const row = page.locator(`tr[data-client-id="${client.client_id}"]`)
+    await row.getByText('Warehouse sync').waitFor()
+    await row.getByText('Never', { exact: true }).waitFor()
+
+    const before = Date.now()
+    const used = await fetch(`${svc.url}/api/v1/accounts`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    expect(used.status).toBe(200)
+    await app.clientUses.settled()
+    const listed = await (await page.request.get(`${svc.url}/api/v1/settings/api-clients`)).json()
+    const lastUsed = listed.data.find((c: { client_id: string }) => c.client_id === client.client_id).last_used_at
+    expect(Date.parse(lastUsed)).toBeGreaterThanOrEqual(before)
+    expect(Date.parse(lastUsed)).toBeLessThanOrEqual(Date.now())
+
+    await page.reload()
+    await row.getByText('just now', { exact: true }).waitFor()
+    expect(await row.getByText('Never', { exact: true }).count()).toBe(0)
+    await row.getByText('just now', { exact: true }).hover()
+    await page.getByRole('tooltip').getByText('recorded to the minute', { exact: false }).waitFor()
+    await shot(page, 'settings-api-last-used')
     await page.close()
   })
 

@@ -8,6 +8,7 @@ import { kindsByName } from '../../src/records/kinds/index.ts'
 import { mergeTimeline } from '../../web/src/features/record-page/timeline/mergeTimeline.ts'
 import { describeEvents } from '../../web/src/features/record-page/timeline/eventChanges.ts'
 import type { RecordEvent } from '../../web/src/features/record-page/timeline/recordEvents.ts'
+import type { CustomField } from '../../web/src/api/customFields.ts'
 import { filterParams, nextSort, readView } from '../../web/src/features/lists/listUrlState.ts'
 import { moveInSummary } from '../../web/src/features/pipeline/stageTotals.ts'
 
@@ -47,6 +48,33 @@ describe('describeEvents', () => {
     expect(described.get('u')!.changes.map((c) => c.field.name)).toEqual(['amount'])
     // An update that only moved the stage, without its stage_changed twin loaded, still says so.
     expect(described.get('u2')!.changes.map((c) => c.field.name)).toEqual(['stage'])
+  })
+
+  it('tells a change of custom fields as one change per field, under its label, for every type and nested data', () => {
+    const account = kindsByName.account
+    const def = (name: string, label: string, type: CustomField['type']): CustomField =>
+      ({ id: name, kind: 'account', name, label, type, options: type === 'picklist' ? ['Gold', 'Silver'] : [], required: false, created_at: at, updated_at: at }) as CustomField
+    const defs = [def('tier', 'Customer tier', 'picklist'), def('seats', 'Seats', 'number'), def('renewal_on', 'Renewal date', 'date'), def('vip', 'VIP', 'boolean'), def('motto', 'Motto', 'text'), def('nps', 'NPS', 'number')]
+    const before = { tier: 'Silver', seats: 10, renewal_on: '2027-01-31', vip: false, motto: 'Onwards', nps: 40, Legacy__c: { a: [1, { b: 2 }] }, same: { x: 1 } }
+    const after = { tier: 'Gold', seats: 12.5, renewal_on: '2027-02-28', vip: true, nps: 40, Legacy__c: { a: [1, { b: 3 }] }, Added__c: ['x'], same: { x: 1 } }
+    const described = describeEvents(account, [event('u', 'account.updated', { object: { id: 'x', name: 'Acme', custom_fields: after }, previous: { name: 'Acme Inc', custom_fields: before } })], defs)
+    const changes = described.get('u')!.changes
+    expect(changes.map((c) => [c.field.label, c.before, c.after, c.custom?.def?.type ?? (c.custom ? 'undefined key' : 'built-in')])).toEqual([
+      ['Name', 'Acme Inc', 'Acme', 'built-in'],
+      ['Customer tier', 'Silver', 'Gold', 'picklist'],
+      ['Seats', 10, 12.5, 'number'],
+      ['Renewal date', '2027-01-31', '2027-02-28', 'date'],
+      ['VIP', false, true, 'boolean'],
+      ['Motto', 'Onwards', undefined, 'text'],
+      ['Legacy__c', { a: [1, { b: 2 }] }, { a: [1, { b: 3 }] }, 'undefined key'],
+      ['Added__c', undefined, ['x'], 'undefined key'],
+    ])
+    expect(described.get('u')!.verb).toBe('Changed 8 fields')
+    // One custom field alone names it; an acronym keeps its case.
+    const one = describeEvents(account, [event('v', 'account.updated', { object: { id: 'x', custom_fields: { nps: 50 } }, previous: { custom_fields: { nps: 40 } } })], defs)
+    expect(one.get('v')!.verb).toBe('Changed NPS')
+    // Without the definitions (still loading, or a field deleted since), the key is the label.
+    expect(describeEvents(account, [event('w', 'account.updated', { object: { id: 'x', custom_fields: { tier: 'Gold' } }, previous: { custom_fields: {} } })]).get('w')!.verb).toBe('Changed tier')
   })
 
   it('drops an update that changed nothing worth telling', () => {

@@ -13,6 +13,7 @@ import type { DB } from '../../db/database.ts'
 import {
   createDefinition,
   customFieldErrors,
+  settledCustomFields,
   listCustomFieldDefinitions,
   suggestedName,
   type CustomFieldDefinition,
@@ -107,7 +108,7 @@ export function applyImportedFields(customFields: Record<string, unknown>, targe
       continue
     }
     delete customFields[source]
-    customFields[def.name] = value
+    customFields[def.name] = settledCustomFields([def], { [def.name]: value })[def.name]
   }
   return warnings
 }

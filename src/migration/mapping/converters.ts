@@ -10,6 +10,7 @@
 import { domainToASCII } from 'node:url'
 import type { FieldDef } from '../../records/index.ts'
 import { isApiEmail, isApiWebUrl } from './api-formats.ts'
+import { withoutSurroundingSpace } from '../../shared/required-text.ts'
 
 export const INVALID: unique symbol = Symbol('invalid value')
 
@@ -58,7 +59,8 @@ export function textConverter(label: string, target: FieldDef | null): Converter
   return (v, work) => {
     if (v === null || v === undefined) return null
     const original = asText(v)
-    let s = trim ? original.trim() : original
+    // Trimmed as the API trims required text (shared/required-text.ts), U+0085 included.
+    let s = trim ? withoutSurroundingSpace(original) : original
     if (max !== undefined && s.length > max) {
       work.warnings.push({ code: 'truncated', field: label, reason: `${label}: ${s.length} characters cut to ${max}; the whole text kept in custom_fields` })
       s = cut(s, max)

@@ -4,9 +4,9 @@
  * then runs a flat list of steps per record, because it runs for every record of an import.
  *
  * Values arrive as REST JSON or Bulk CSV text. A record fails (`validation_failed`) only when it has
- * no Id or CreatedDate, or a required target field stays empty. A value the service cannot hold (an
- * email its rule refuses, a URL, number or date it cannot read) leaves its field empty with a
- * warning; the record imports. Whatever is left out or written differently from the source is kept
+ * no Id or CreatedDate, or a required target field stays empty or blank. A value the service cannot
+ * hold (an email its rule refuses, a URL, number or date it cannot read) leaves its field empty
+ * with a warning; the record imports. Whatever is left out or written differently from the source is kept
  * in custom_fields under the source field's API name, so nothing the source held is lost.
  */
 import { MAX_CUSTOM_FIELDS, MAX_CUSTOM_FIELDS_BYTES, kindsByName, type FieldDef, type KindName } from '../../records/index.ts'
@@ -32,6 +32,7 @@ import { isImportableTarget, targetField } from './field-types.ts'
 import { normalizeDomain } from './normalize.ts'
 import { enumTableFor, lossyValues, matchEnumValue } from './picklist-maps.ts'
 import { rulesFor, type RecordRule } from './record-rules.ts'
+import { isBlank } from '../../shared/required-text.ts'
 
 /** Key prefix -> source object, for polymorphic lookups; the describes' `keyPrefix` values come first. */
 export const DEFAULT_KEY_PREFIXES: Readonly<Record<string, string>> = {
@@ -50,7 +51,6 @@ const USER_PREFIX = '005'
  * at most about 14 KB.
  */
 const MEASURE_FROM_CHARS = 8 * 1024
-const NON_SPACE = /\S/
 
 export interface CompileOptions {
   /** RecordTypeId -> developer name (org-specific ids mean nothing elsewhere). */
@@ -335,8 +335,10 @@ export function transformRecord(compiled: CompiledMapping, raw: Record<string, u
   }
   for (const r of compiled.required) {
     const v = b.fields[r.target]
-    if (v === null || v === undefined || (typeof v === 'string' && !NON_SPACE.test(v))) {
-      return fail(r.source ? `${r.target} is required but ${r.source} is empty` : `${r.target} is required but no source field maps to it`)
+    // The API's rule for required text (shared/required-text.ts): whitespace or invisible characters alone are blank.
+    if (v === null || v === undefined || (typeof v === 'string' && isBlank(v))) {
+      const empty = v === null || v === undefined || v === '' ? 'empty' : 'blank'
+      return fail(r.source ? `${r.target} is required but ${r.source} is ${empty}` : `${r.target} is required but no source field maps to it`)
     }
   }
   for (const r of compiled.requiredRefs) {

@@ -14,7 +14,7 @@ import { rulesFor } from '../record-rules.ts'
 import { uuidSchema } from '../../http/schemas.ts'
 import { createBodySchema, patchBodySchema, schemaName } from '../record.schemas.ts'
 import { toRowValues } from '../record.service.ts'
-import { customFieldErrors } from '../custom-fields/custom-field-values.ts'
+import { customFieldErrors, settledCustomFields } from '../custom-fields/custom-field-values.ts'
 import type { CustomFieldDefinition } from '../custom-fields/definition.ts'
 
 export const BATCH_OPERATIONS = ['create', 'update', 'upsert', 'delete'] as const
@@ -104,6 +104,7 @@ export function checkEachItem(
           errors.push(...atIndex(index, custom))
           return
         }
+        values.customFields = settledCustomFields(defs, values.customFields)
       }
       if (operation === 'create' || operation === 'upsert') {
         // A comment written under a case belongs to that case, whatever else the item says.

@@ -7,6 +7,7 @@
 import type { ValidateFunction } from 'ajv'
 import { fieldErrors, validatorCompiler } from '../../http/validation.ts'
 import type { FieldError } from '../../shared/errors.ts'
+import { BLANK_MESSAGE, isBlank, settleRequiredText } from '../../shared/required-text.ts'
 import { customFieldsSchema, type CustomFieldDefinition } from './definition.ts'
 
 /** Compiled per distinct set of definitions; bounded, and derived only from its key, so no process can hold a stale one. */
@@ -34,12 +35,34 @@ export function customFieldErrors(defs: readonly CustomFieldDefinition[], custom
   const value = customFields ?? {}
   if (mode === 'update' && customFields === undefined) return []
   const validate = validatorFor(defs, mode)
-  if (validate(value)) return []
   const byName = new Map(defs.map((d) => [d.name, d]))
-  return fieldErrors(validate.errors ?? [], 'body').map((e) => {
-    const def = byName.get(e.field)
-    return { field: `custom_fields.${e.field}`, message: def ? plainMessage(def, value[e.field], e.message) : e.message }
-  })
+  const errors = validate(value)
+    ? []
+    : fieldErrors(validate.errors ?? [], 'body').map((e) => {
+        const def = byName.get(e.field)
+        return { field: `custom_fields.${e.field}`, message: def ? plainMessage(def, value[e.field], e.message) : e.message }
+      })
+  // The schema's `\S` lets invisible characters through (U+200B alone); the service's rule does not.
+  for (const name of requiredTextNames(defs)) {
+    const v = value[name]
+    const field = `custom_fields.${name}`
+    if (typeof v === 'string' && isBlank(v) && !errors.some((e) => e.field === field)) errors.push({ field, message: BLANK_MESSAGE })
+  }
+  return errors
+}
+
+function requiredTextNames(defs: readonly CustomFieldDefinition[]): string[] {
+  return defs.filter((d) => d.required && d.type === 'text').map((d) => d.name)
+}
+
+/**
+ * `custom_fields` as stored, once customFieldErrors found nothing: required text without its
+ * surrounding whitespace, as a kind's own required text (shared/required-text.ts). The same object
+ * when nothing changes.
+ */
+export function settledCustomFields<T extends Record<string, unknown> | undefined>(defs: readonly CustomFieldDefinition[], customFields: T): T {
+  if (!customFields) return customFields
+  return settleRequiredText(requiredTextNames(defs), customFields).values as T
 }
 
 const TYPE_WORDS: Record<CustomFieldDefinition['type'], string> = {

@@ -5,6 +5,7 @@
  * sends anything (docs/custom-fields.md).
  */
 import type { KindName, RecordKind } from '../record-kind.ts'
+import { notBlankSchema } from '../../shared/required-text.ts'
 
 export const CUSTOM_FIELD_TYPES = ['text', 'number', 'date', 'boolean', 'picklist'] as const
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number]
@@ -18,7 +19,7 @@ export interface CustomFieldDefinition {
   type: CustomFieldType
   /** Picklists: the allowed values, in display order; empty for other types. */
   options: string[]
-  /** Must be present (not null) on create; can never be cleared. */
+  /** Must be present (not null) on create; can never be cleared; text never blank. */
   required: boolean
   created_at: string
   updated_at: string
@@ -74,7 +75,8 @@ export function nullableValueSchema(def: Pick<CustomFieldDefinition, 'type' | 'o
  */
 export function customFieldsSchema(defs: readonly CustomFieldDefinition[], mode: 'create' | 'update'): Schema {
   const properties: Record<string, Schema> = {}
-  for (const d of defs) properties[d.name] = d.required ? valueSchema(d) : nullableValueSchema(d)
+  // A required text field is never blank, as a kind's own required text (shared/required-text.ts).
+  for (const d of defs) properties[d.name] = d.required ? notBlankSchema(valueSchema(d)) : nullableValueSchema(d)
   const required = mode === 'create' ? defs.filter((d) => d.required).map((d) => d.name) : []
   return {
     type: 'object',

@@ -4,7 +4,8 @@
  * both succeed; the caller's transaction makes the whole thing atomic.
  */
 import type { AuthContext } from '../../shared/auth-context.ts'
-import { Conflict, NotFound, ValidationFailed } from '../../shared/errors.ts'
+import { Conflict, NotFound, ValidationFailed, type FieldError } from '../../shared/errors.ts'
+import { BLANK_MESSAGE, isBlank } from '../../shared/required-text.ts'
 import { kindsByName } from '../kinds/index.ts'
 import { findRecordJson, updateRecord, type Executor } from '../record.repository.ts'
 import { createRecord, type RecordChange } from '../record.service.ts'
@@ -33,11 +34,31 @@ async function existing(trx: Executor, orgId: string, kind: 'account' | 'contact
   return JSON.parse(json) as Record<string, unknown>
 }
 
+/**
+ * The new records take their required text from the lead (an account its company, a contact its
+ * last name, an opportunity its company unless opportunity_name is given). A lead stored before
+ * blanks were refused may hold a blank one: the conversion is refused naming the lead's field and
+ * the way around it, rather than the new record's field, which the caller never sent.
+ */
+function refuseBlankSources(lead: Record<string, string | null>, input: ConvertLeadInput): void {
+  const blank = (v: string | null | undefined) => typeof v !== 'string' || isBlank(v)
+  const errors: FieldError[] = []
+  if (!input.account_id && blank(lead.company)) errors.push({ field: 'company', message: `${BLANK_MESSAGE}: the new account takes its name from the lead's company (set it, or link an account with account_id)` })
+  if (!input.contact_id && blank(lead.last_name)) errors.push({ field: 'last_name', message: `${BLANK_MESSAGE}: the new contact takes the lead's last name (set it, or link a contact with contact_id)` })
+  // The body's schema says `\S`; invisible characters alone (U+200B) are blank too.
+  if (input.opportunity_name !== undefined && blank(input.opportunity_name)) errors.push({ field: 'opportunity_name', message: BLANK_MESSAGE })
+  else if (input.create_opportunity && input.opportunity_name === undefined && blank(lead.company)) {
+    errors.push({ field: 'opportunity_name', message: "is required when the lead's company is blank: the new opportunity takes its name from one of them" })
+  }
+  if (errors.length > 0) throw new ValidationFailed(`This lead cannot be converted as it is: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, errors)
+}
+
 export async function convertLead(trx: Executor, auth: AuthContext, leadId: string, input: ConvertLeadInput): Promise<ConvertLeadResult> {
   const leadJson = await findRecordJson(trx, auth.orgId, kindsByName.lead, leadId, true)
   if (!leadJson) throw new NotFound('Lead')
   const lead = JSON.parse(leadJson) as Record<string, string | null>
   if (lead.status === 'converted') throw new Conflict('This lead is already converted.')
+  refuseBlankSources(lead, input)
 
   const created: RecordChange[] = []
   let account: Record<string, unknown>

@@ -148,6 +148,10 @@ describe('records that cannot be imported', () => {
   it('fails a contact whose LastName is empty or blank', () => {
     expect(transformRecord(contact, { ...base, LastName: '' })).toEqual({ ok: false, code: 'validation_failed', reason: 'last_name is required but LastName is empty' })
     expect(transformRecord(contact, { ...base, LastName: '   ' })).toMatchObject({ ok: false, code: 'validation_failed' })
+    // Invisible characters alone are blank too, as the API has it (src/shared/required-text.ts).
+    for (const blank of ['\u200b', '\u2060\u200d', '\u2800', ' \u3164 ']) {
+      expect(transformRecord(contact, { ...base, LastName: blank }), JSON.stringify(blank)).toEqual({ ok: false, code: 'validation_failed', reason: 'last_name is required but LastName is blank' })
+    }
   })
 
   it('fails a lead with a null Company', () => {
@@ -157,6 +161,7 @@ describe('records that cannot be imported', () => {
   it('fails a comment with an empty body, or without its case', () => {
     const c = { Id: '00a5g0000000001AAA', CreatedDate: base.CreatedDate, ParentId: '5005g0000000001AAA', IsPublished: false, CreatedById: '0055g0000000001AAA' }
     expect(transformRecord(comment, { ...c, CommentBody: '' })).toEqual({ ok: false, code: 'validation_failed', reason: 'body is required but CommentBody is empty' })
+    expect(transformRecord(comment, { ...c, CommentBody: '\n\t\u00a0\u200b' })).toEqual({ ok: false, code: 'validation_failed', reason: 'body is required but CommentBody is blank' })
     expect(transformRecord(comment, { ...c, CommentBody: 'hi', ParentId: null })).toEqual({ ok: false, code: 'validation_failed', reason: 'case_id is required but ParentId is empty' })
     const r = ok(transformRecord(comment, { ...c, CommentBody: 'Internal note', IsPublished: 'false' }))
     expect(r.fields).toEqual({ body: 'Internal note', is_public: false })

@@ -14,6 +14,7 @@ import { kindsByName } from '../../../src/records/kinds/index.ts'
 import type { KindName } from '../../../src/records/record-kind.ts'
 import { patchBodySchema } from '../../../src/records/record.schemas.ts'
 import { describeFixture, IN_SCOPE } from './fixtures.ts'
+import { isBlank } from '../../../src/shared/required-text.ts'
 
 const OBJECTS: Array<[string, KindName]> = [
   ['Account.describe.json', 'account'],
@@ -70,10 +71,10 @@ function sourceValue(m: FieldMapping): fc.Arbitrary<unknown> {
   }
 }
 
-/** A required field always has a value in the source (it trims and refuses blank text). */
+/** A required field always has a value in the source (it trims and refuses blank text; invisible-only text counts as blank, as in the service). */
 function value(m: FieldMapping): fc.Arbitrary<unknown> {
   const v = sourceValue(m)
-  if (m.required) return v.filter((x) => x !== null && String(x).trim() !== '')
+  if (m.required) return v.filter((x) => x !== null && !isBlank(String(x)))
   return fc.oneof({ weight: 4, arbitrary: v }, { weight: 1, arbitrary: fc.constant(null) })
 }
 

@@ -2041,7 +2041,7 @@ export interface components {
             employee_count?: number | null;
             /** @description Industry */
             industry?: string | null;
-            /** @description Name */
+            /** @description Name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             name: string;
             /**
              * Format: uuid
@@ -2096,7 +2096,7 @@ export interface components {
             employee_count?: number | null;
             /** @description Industry */
             industry?: string | null;
-            /** @description Name */
+            /** @description Name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             name?: string;
             /**
              * Format: uuid
@@ -2146,7 +2146,7 @@ export interface components {
             id: string;
             /** @description Industry */
             industry?: string | null;
-            /** @description Name */
+            /** @description Name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             name?: string;
             /**
              * Format: uuid
@@ -2194,7 +2194,7 @@ export interface components {
             employee_count?: number | null;
             /** @description Industry */
             industry?: string | null;
-            /** @description Name */
+            /** @description Name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             name: string;
             /**
              * Format: uuid
@@ -2444,7 +2444,7 @@ export interface components {
              * @enum {string}
              */
             status?: "open" | "in_progress" | "completed" | "cancelled";
-            /** @description Subject */
+            /** @description Subject; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             subject: string;
         };
         /** ActivityPage */
@@ -2524,7 +2524,7 @@ export interface components {
              * @enum {string}
              */
             status?: "open" | "in_progress" | "completed" | "cancelled";
-            /** @description Subject */
+            /** @description Subject; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             subject?: string;
         };
         /** ActivityUpdateItem */
@@ -2599,7 +2599,7 @@ export interface components {
              * @enum {string}
              */
             status?: "open" | "in_progress" | "completed" | "cancelled";
-            /** @description Subject */
+            /** @description Subject; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             subject?: string;
         };
         /** ActivityUpsertItem */
@@ -2672,7 +2672,7 @@ export interface components {
              * @enum {string}
              */
             status?: "open" | "in_progress" | "completed" | "cancelled";
-            /** @description Subject */
+            /** @description Subject; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             subject: string;
         };
         /**
@@ -2761,6 +2761,7 @@ export interface components {
         ApiClient: {
             client_id: string;
             created_at: string;
+            /** @description When a token of this client was last accepted on a request of this organization (REST or MCP), to the minute: it is recorded at most once a minute, so it may be up to a minute earlier than the last request. null: never used. */
             last_used_at: string | null;
             name: string;
             origin: string | null;
@@ -2913,7 +2914,7 @@ export interface components {
         CaseCommentCreate: {
             /** @description Author name */
             author_name?: string | null;
-            /** @description Comment */
+            /** @description Comment; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             body: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
@@ -2933,7 +2934,7 @@ export interface components {
         CaseCommentUpdate: {
             /** @description Author name */
             author_name?: string | null;
-            /** @description Comment */
+            /** @description Comment; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             body?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
@@ -2946,7 +2947,7 @@ export interface components {
         CaseCommentUpdateItem: {
             /** @description Author name */
             author_name?: string | null;
-            /** @description Comment */
+            /** @description Comment; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             body?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
@@ -2961,7 +2962,7 @@ export interface components {
         CaseCommentUpsertItem: {
             /** @description Author name */
             author_name?: string | null;
-            /** @description Comment */
+            /** @description Comment; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             body: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
@@ -3037,7 +3038,7 @@ export interface components {
              * @enum {string}
              */
             status?: "new" | "working" | "escalated" | "on_hold" | "closed";
-            /** @description Subject */
+            /** @description Subject; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             subject: string;
             /** @description Type */
             type?: string | null;
@@ -3086,7 +3087,7 @@ export interface components {
              * @enum {string}
              */
             status?: "new" | "working" | "escalated" | "on_hold" | "closed";
-            /** @description Subject */
+            /** @description Subject; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             subject?: string;
             /** @description Type */
             type?: string | null;
@@ -3128,7 +3129,7 @@ export interface components {
              * @enum {string}
              */
             status?: "new" | "working" | "escalated" | "on_hold" | "closed";
-            /** @description Subject */
+            /** @description Subject; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             subject?: string;
             /** @description Type */
             type?: string | null;
@@ -3168,7 +3169,7 @@ export interface components {
              * @enum {string}
              */
             status?: "new" | "working" | "escalated" | "on_hold" | "closed";
-            /** @description Subject */
+            /** @description Subject; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             subject: string;
             /** @description Type */
             type?: string | null;
@@ -3325,7 +3326,7 @@ export interface components {
             email?: string | null;
             /** @description First name */
             first_name?: string | null;
-            /** @description Last name */
+            /** @description Last name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             last_name: string;
             /** @description Lead source */
             lead_source?: string | null;
@@ -3380,7 +3381,7 @@ export interface components {
             email?: string | null;
             /** @description First name */
             first_name?: string | null;
-            /** @description Last name */
+            /** @description Last name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             last_name?: string;
             /** @description Lead source */
             lead_source?: string | null;
@@ -3430,7 +3431,7 @@ export interface components {
             first_name?: string | null;
             /** Format: uuid */
             id: string;
-            /** @description Last name */
+            /** @description Last name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             last_name?: string;
             /** @description Lead source */
             lead_source?: string | null;
@@ -3478,7 +3479,7 @@ export interface components {
             email?: string | null;
             /** @description First name */
             first_name?: string | null;
-            /** @description Last name */
+            /** @description Last name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             last_name: string;
             /** @description Lead source */
             lead_source?: string | null;
@@ -3931,12 +3932,12 @@ export interface components {
              * @default false
              */
             create_opportunity: boolean;
-            /** @description Name of the new opportunity (implies create_opportunity). */
+            /** @description Name of the new opportunity (implies create_opportunity); not blank, surrounding whitespace removed. Without it, the lead's company. */
             opportunity_name?: string;
         } | null;
         /** LeadCreate */
         LeadCreate: {
-            /** @description Company */
+            /** @description Company; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             company: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
@@ -3951,7 +3952,7 @@ export interface components {
             first_name?: string | null;
             /** @description Industry */
             industry?: string | null;
-            /** @description Last name */
+            /** @description Last name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             last_name: string;
             /**
              * Format: uuid
@@ -3983,7 +3984,7 @@ export interface components {
         };
         /** LeadUpdate */
         LeadUpdate: {
-            /** @description Company */
+            /** @description Company; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             company?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
@@ -3998,7 +3999,7 @@ export interface components {
             first_name?: string | null;
             /** @description Industry */
             industry?: string | null;
-            /** @description Last name */
+            /** @description Last name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             last_name?: string;
             /**
              * Format: uuid
@@ -4023,7 +4024,7 @@ export interface components {
         };
         /** LeadUpdateItem */
         LeadUpdateItem: {
-            /** @description Company */
+            /** @description Company; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             company?: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
@@ -4040,7 +4041,7 @@ export interface components {
             id: string;
             /** @description Industry */
             industry?: string | null;
-            /** @description Last name */
+            /** @description Last name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             last_name?: string;
             /**
              * Format: uuid
@@ -4065,7 +4066,7 @@ export interface components {
         };
         /** LeadUpsertItem */
         LeadUpsertItem: {
-            /** @description Company */
+            /** @description Company; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             company: string;
             /** @description Fields with no column of their own (kept from imports, or your own), as a JSON object. */
             custom_fields?: Record<string, never>;
@@ -4080,7 +4081,7 @@ export interface components {
             first_name?: string | null;
             /** @description Industry */
             industry?: string | null;
-            /** @description Last name */
+            /** @description Last name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             last_name: string;
             /**
              * Format: uuid
@@ -4523,7 +4524,7 @@ export interface components {
             description?: string | null;
             /** @description Lead source */
             lead_source?: string | null;
-            /** @description Name */
+            /** @description Name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             name: string;
             /** @description Next step */
             next_step?: string | null;
@@ -4573,7 +4574,7 @@ export interface components {
             description?: string | null;
             /** @description Lead source */
             lead_source?: string | null;
-            /** @description Name */
+            /** @description Name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             name?: string;
             /** @description Next step */
             next_step?: string | null;
@@ -4618,7 +4619,7 @@ export interface components {
             id: string;
             /** @description Lead source */
             lead_source?: string | null;
-            /** @description Name */
+            /** @description Name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             name?: string;
             /** @description Next step */
             next_step?: string | null;
@@ -4661,7 +4662,7 @@ export interface components {
             description?: string | null;
             /** @description Lead source */
             lead_source?: string | null;
-            /** @description Name */
+            /** @description Name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             name: string;
             /** @description Next step */
             next_step?: string | null;
@@ -4830,7 +4831,7 @@ export interface components {
             family?: string | null;
             /** @description Active; true when omitted on create; never null */
             is_active?: boolean;
-            /** @description Name */
+            /** @description Name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             name: string;
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
@@ -4858,7 +4859,7 @@ export interface components {
             family?: string | null;
             /** @description Active; true when omitted on create; never null */
             is_active?: boolean;
-            /** @description Name */
+            /** @description Name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             name?: string;
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
@@ -4881,7 +4882,7 @@ export interface components {
             id: string;
             /** @description Active; true when omitted on create; never null */
             is_active?: boolean;
-            /** @description Name */
+            /** @description Name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             name?: string;
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id?: string | null;
@@ -4902,7 +4903,7 @@ export interface components {
             family?: string | null;
             /** @description Active; true when omitted on create; never null */
             is_active?: boolean;
-            /** @description Name */
+            /** @description Name; not blank (whitespace or invisible characters alone are refused); surrounding whitespace is removed */
             name: string;
             /** @description The source platform's identifier of an imported record; unique per organization and kind. */
             src_id: string;

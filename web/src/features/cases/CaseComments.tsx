@@ -7,6 +7,7 @@ import { ApiError, cairn, call, type Page } from '../../api/client.ts'
 import { useMe } from '../../api/queries.ts'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { formatDateTime, type CrmRecord } from '../../kinds.ts'
+import { isBlank } from '../../../../src/shared/required-text.ts'
 
 /** Also the prefix of the thread's count (the record page's Comments tab): adding refreshes both. */
 export const commentsKey = (caseId: string) => ['case-comments', caseId] as const
@@ -61,7 +62,8 @@ export function CaseComments({ caseId }: { caseId: string }) {
   const comments = thread.data?.pages.flatMap((p) => p.data) ?? []
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (body.trim()) add.mutate()
+    // A body is required text: the API refuses one of whitespace or invisible characters (src/shared/required-text.ts).
+    if (!isBlank(body)) add.mutate()
   }
   const bodyError = add.error instanceof ApiError ? add.error.fieldErrors.find((f) => f.field === 'body')?.message : undefined
 
@@ -115,7 +117,7 @@ export function CaseComments({ caseId }: { caseId: string }) {
           />
           <Group justify="space-between">
             <Checkbox label="Visible to the customer (public)" checked={isPublic} onChange={(e) => setIsPublic(e.currentTarget.checked)} />
-            <Button type="submit" loading={add.isPending} disabled={!body.trim()}>
+            <Button type="submit" loading={add.isPending} disabled={isBlank(body)}>
               Add comment
             </Button>
           </Group>

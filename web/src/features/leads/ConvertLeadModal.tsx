@@ -10,6 +10,7 @@ import { cairn, call } from '../../api/client.ts'
 import { storeRecord } from '../../api/queries.ts'
 import { accountKind, contactKind, leadKind, opportunityKind } from '../../../../src/records/kinds/index.ts'
 import { recordTitle, type CrmRecord } from '../../kinds.ts'
+import { isBlank } from '../../../../src/shared/required-text.ts'
 
 interface Converted {
   lead: CrmRecord
@@ -28,7 +29,7 @@ export function ConvertLeadButton({ lead }: { lead: CrmRecord }) {
       call(() =>
         cairn.POST('/api/v1/leads/{id}/convert', {
           params: { path: { id: lead.id } },
-          body: withOpportunity ? { create_opportunity: true, opportunity_name: name.trim() || undefined } : { create_opportunity: false },
+          body: withOpportunity ? { create_opportunity: true, opportunity_name: isBlank(name) ? undefined : name.trim() } : { create_opportunity: false },
         }),
       ) as Promise<Converted>,
     onSuccess: (result) => {

@@ -16,7 +16,8 @@ function Item({ label, children }: { label: string; children: ReactNode }) {
   )
 }
 
-function raw(value: unknown): string {
+/** A stored value as text: objects and arrays (kept from imports) as their JSON, never "[object Object]". */
+export function storedValueText(value: unknown): string {
   if (value === null || value === undefined) return '—'
   if (typeof value === 'object') return JSON.stringify(value)
   return String(value)
@@ -28,10 +29,11 @@ export function customValueText(def: CustomField, value: unknown): string {
   if (def.type === 'boolean' && typeof value === 'boolean') return value ? 'Yes' : 'No'
   if (def.type === 'date' && typeof value === 'string') return formatDate(value)
   if (def.type === 'number' && typeof value === 'number') return value.toLocaleString()
-  return raw(value)
+  return storedValueText(value)
 }
 
-export function CustomFieldValue({ def, value }: { def: CustomField; value: unknown }) {
+/** `inline`: inside a line of text (the timeline), not a block of its own. */
+export function CustomFieldValue({ def, value, inline = false }: { def: CustomField; value: unknown; inline?: boolean }) {
   const text = customValueText(def, value)
   if (def.type === 'picklist' && typeof value === 'string' && value !== '') {
     return (
@@ -41,7 +43,7 @@ export function CustomFieldValue({ def, value }: { def: CustomField; value: unkn
     )
   }
   return (
-    <Text size="sm" c={text === '—' ? 'dimmed' : undefined} style={{ wordBreak: 'break-word' }}>
+    <Text span={inline} size="sm" c={text === '—' ? 'dimmed' : undefined} style={{ wordBreak: 'break-word' }}>
       {text}
     </Text>
   )
@@ -81,7 +83,7 @@ export function CustomFieldDetails({ kind, values }: { kind: KindName; values: R
           {others.map(([key, value]) => (
             <Item key={key} label={key}>
               <Text size="sm" style={{ wordBreak: 'break-word' }}>
-                {raw(value)}
+                {storedValueText(value)}
               </Text>
             </Item>
           ))}

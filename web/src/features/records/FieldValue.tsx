@@ -25,6 +25,8 @@ function UserValue({ id }: { id: string }) {
 export function FieldValue({ field, record }: { field: FieldDef; record: CrmRecord }) {
   const value = record[field.name]
   if (value === null || value === undefined || value === '') return <Empty />
+  // Not a value of the field's type (data kept from elsewhere): as stored, never "[object Object]".
+  if (typeof value === 'object') return <Text span size="sm">{JSON.stringify(value)}</Text>
   switch (field.type) {
     case 'enum':
       return (

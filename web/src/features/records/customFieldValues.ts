@@ -11,7 +11,8 @@ export function customToFormValue(def: CustomField, value: unknown): FormValue {
   if (value === null || value === undefined) return ''
   if (def.type === 'boolean') return value === true ? 'true' : value === false ? 'false' : String(value)
   if (def.type === 'number' && typeof value === 'number') return value
-  return String(value)
+  // A value stored before the definition (an object kept from an import) reads as its JSON.
+  return typeof value === 'object' ? JSON.stringify(value) : String(value)
 }
 
 export function customFromFormValue(def: CustomField, value: FormValue): unknown {

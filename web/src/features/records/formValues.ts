@@ -34,7 +34,10 @@ export function fromFormValue(field: FieldDef, value: FormValue): unknown {
     return Number.isNaN(d.getTime()) ? String(value) : d.toISOString()
   }
   if (field.type === 'decimal') return String(value).trim().replace(/,/g, '')
-  return typeof value === 'string' && field.type !== 'text' ? value.trim() || null : value
+  if (typeof value !== 'string' || field.type === 'text') return value
+  // Spaces alone are no value, except in a required field: sent to the check as typed, which says
+  // "Cannot be blank" as the API does (src/shared/required-text.ts).
+  return value.trim() || (field.required ? value : null)
 }
 
 export function initialValues(fields: FieldDef[], record: CrmRecord | undefined): Record<string, FormValue> {

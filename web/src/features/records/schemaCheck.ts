@@ -3,7 +3,11 @@
 // shows field errors before anything is sent. The app's content security policy forbids generated
 // code (no 'unsafe-eval'), so this interprets the keywords those schemas use instead of compiling
 // them; a keyword it does not know is left to the server, whose errors the form maps back to fields.
+import { BLANK_MESSAGE, isBlank, NOT_BLANK_PATTERN } from '../../../../src/shared/required-text.ts'
+
 type Schema = Record<string, unknown>
+
+const BLANK_TEXT = BLANK_MESSAGE.charAt(0).toUpperCase() + BLANK_MESSAGE.slice(1)
 
 export interface SchemaProblem {
   /** `name` or `custom_fields.name`, as the server names fields. */
@@ -61,6 +65,8 @@ function valueProblem(schema: Schema, value: unknown): string | null {
     return `Choose one of: ${(schema.enum as unknown[]).filter((v) => v !== null).join(', ')}`
   }
   if (typeof value === 'string') {
+    // Required text: blank (whitespace or invisible characters only) in the service's own words.
+    if (schema.pattern === NOT_BLANK_PATTERN && isBlank(value)) return BLANK_TEXT
     if (typeof schema.maxLength === 'number' && [...value].length > schema.maxLength) return `Enter at most ${schema.maxLength} characters`
     if (typeof schema.minLength === 'number' && [...value].length < schema.minLength) return schema.minLength === 1 ? 'Required' : `Enter at least ${schema.minLength} characters`
     const format = typeof schema.format === 'string' ? FORMATS[schema.format] : undefined

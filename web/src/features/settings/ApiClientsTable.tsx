@@ -1,5 +1,6 @@
-// Every API client of the organization: name and how it was registered, id, scopes, dates,
-// status, and Revoke for the active ones.
+// Every API client of the organization: name and how it was registered, id, scopes, dates (last
+// used: the last request made with one of its tokens, to the minute), status, and Revoke for the
+// active ones.
 import { ActionIcon, Badge, Code, CopyButton, Group, Stack, Table, Text, Tooltip } from '@mantine/core'
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react'
 import type { ApiClient } from '../../api/settings.ts'
@@ -75,15 +76,17 @@ function ClientRow({ client }: { client: ApiClient }) {
       </Table.Td>
       <Table.Td>
         {client.last_used_at ? (
-          <Tooltip label={formatDateTime(client.last_used_at)} withArrow>
+          <Tooltip label={`Last request with a token of this client: ${formatDateTime(client.last_used_at)} (recorded to the minute)`} multiline w={260} withArrow>
             <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
               {timeAgo(client.last_used_at)}
             </Text>
           </Tooltip>
         ) : (
-          <Text size="sm" c="dimmed">
-            Never
-          </Text>
+          <Tooltip label="No request has used a token of this client yet" multiline w={260} withArrow>
+            <Text size="sm" c="dimmed">
+              Never
+            </Text>
+          </Tooltip>
         )}
       </Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }} miw={100}>

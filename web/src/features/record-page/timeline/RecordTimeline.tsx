@@ -8,6 +8,7 @@ import { Link } from 'react-router'
 import { ErrorState } from '../../../components/ErrorState.tsx'
 import type { RecordKind } from '../../../kinds.ts'
 import { describeEvents } from './eventChanges.ts'
+import { useCustomFields } from '../../../api/customFields.ts'
 import { entryTitle, TimelineEntryBody } from './TimelineEntryView.tsx'
 import { activityRefField, useTimeline, type TimelineEntry } from './useTimeline.ts'
 
@@ -27,7 +28,8 @@ function bullet(entry: TimelineEntry) {
 
 export function RecordTimeline({ kind, id }: { kind: RecordKind; id: string }) {
   const timeline = useTimeline(kind, id)
-  const described = describeEvents(kind, timeline.events)
+  const custom = useCustomFields(kind.name)
+  const described = describeEvents(kind, timeline.events, custom.fields)
   // Updates that changed nothing worth saying (only the stage, told by its own event) are left out.
   const items = timeline.items.filter((i) => i.value.type !== 'event' || described.has(i.value.event.id))
   const refField = activityRefField(kind)

@@ -1,11 +1,13 @@
 // One entry of a record's timeline: an activity (linked, with its kind and status), a case comment,
-// or a change (what changed, old value struck through, new value).
+// or a change (one line per changed field, custom fields included, under its label: old value
+// struck through, new value).
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core'
 import { Link } from 'react-router'
 import { useMe } from '../../../api/queries.ts'
 import { kindsByName } from '../../../../../src/records/kinds/index.ts'
 import { badgeColor, formatDate, formatDateTime, humanize } from '../../../kinds.ts'
 import { FieldValue } from '../../records/FieldValue.tsx'
+import { CustomFieldValue, storedValueText } from '../../records/CustomFieldDetails.tsx'
 import type { DescribedEvent, FieldChange } from './eventChanges.ts'
 import type { TimelineEntry } from './useTimeline.ts'
 
@@ -17,9 +19,21 @@ function When({ at }: { at: string }) {
   )
 }
 
+/** A value as the record page shows it: a built-in field by its type, a custom field by its definition, other data as stored. */
+function Shown({ change, value, object }: { change: FieldChange; value: unknown; object: Record<string, unknown> }) {
+  if (change.custom?.def) return <CustomFieldValue def={change.custom.def} value={value} inline />
+  if (change.custom || typeof value === 'object') {
+    return (
+      <Text span size="sm" style={{ wordBreak: 'break-word' }}>
+        {storedValueText(value)}
+      </Text>
+    )
+  }
+  return <FieldValue field={change.field} record={{ ...object, [change.field.name]: value } as never} />
+}
+
 function Value({ change, which, object }: { change: FieldChange; which: 'before' | 'after'; object: Record<string, unknown> }) {
   const value = change[which]
-  const record = { ...object, [change.field.name]: value } as never
   if (value === null || value === undefined || value === '') {
     return (
       <Text span size="sm" c="dimmed" fs="italic">
@@ -29,7 +43,7 @@ function Value({ change, which, object }: { change: FieldChange; which: 'before'
   }
   return (
     <span style={which === 'before' ? { textDecoration: 'line-through', opacity: 0.6 } : undefined}>
-      <FieldValue field={change.field} record={record} />
+      <Shown change={change} value={value} object={object} />
     </span>
   )
 }
