@@ -1,15 +1,50 @@
 /**
- * Deleted records as lists still need them (record_tombstones, written by the triggers of
- * migration 0011): whether a sorted list can place a cursor, the tombstones sync clients page
- * through (`GET /{kind}/deleted`), and their expiry.
+ * Deleted records as lists still need them (record_tombstones, migration 0011): written by the
+ * statement that deletes the records (`deletedWithTombstones`), whether a sorted list can place a
+ * cursor, the tombstones sync clients page through (`GET /{kind}/deleted`), and their expiry.
  */
-import { CompiledQuery } from 'kysely'
+import { CompiledQuery, sql, type RawBuilder } from 'kysely'
 import type { Executor } from './record.repository.ts'
 import type { RecordKind } from './record-kind.ts'
 import { timestampJson } from './record-sql.ts'
+import { recordKinds } from './kinds/index.ts'
 
 /** Tombstones answer `GET /{kind}/deleted` and place deleted cursors this long. */
 export const TOMBSTONE_DAYS = 30
+
+/** What a tombstone keeps of a record: the columns its kind sorts by (created_at's order is the id's). */
+function sortColumns(kind: RecordKind): string[] {
+  return ['updated_at', ...kind.fields.filter((f) => f.sort && f.name !== 'created_at' && f.name !== 'updated_at').map((f) => f.name)]
+}
+
+/**
+ * CTEs that delete records and keep their tombstones, in one statement: `condition` selects the
+ * organization's rows (alias r) of the kind's table; the deleted rows are then the CTE `deleted`. A
+ * case's comments go with it, tombstones included (the foreign key's cascade would delete them and
+ * keep none). The records' write path is the only caller: migration 0027 dropped the triggers that
+ * used to write tombstones, since a sharded PostgreSQL (Citus) refuses triggers on distributed tables.
+ */
+export function deletedWithTombstones(kind: RecordKind, orgId: string, condition: RawBuilder<unknown>): RawBuilder<unknown> {
+  const ctes = [
+    sql`deleted AS (DELETE FROM ${sql.raw(kind.table)} AS r WHERE r.org_id = ${orgId} AND ${condition} RETURNING r.*)`,
+    sql`deleted_tombstones AS (${sql.raw(tombstonesOf(kind, 'deleted'))})`,
+  ]
+  if (kind.table === 'cases') {
+    const comments = recordKinds.find((k) => k.table === 'case_comments')!
+    ctes.push(
+      sql`deleted_comments AS (DELETE FROM case_comments AS c WHERE c.org_id = ${orgId} AND c.case_id IN (SELECT id FROM deleted) RETURNING c.*)`,
+      sql`deleted_comment_tombstones AS (${sql.raw(tombstonesOf(comments, 'deleted_comments'))})`,
+    )
+  }
+  return sql`WITH ${sql.join(ctes)}`
+}
+
+function tombstonesOf(kind: RecordKind, rows: string): string {
+  const values = sortColumns(kind).map((c) => `'${c}', ${rows}.${c}`).join(', ')
+  return `INSERT INTO record_tombstones (org_id, kind, id, deleted_at, sort_values)
+    SELECT ${rows}.org_id, '${kind.table}', ${rows}.id, now(), jsonb_build_object(${values}) FROM ${rows}
+    ON CONFLICT (org_id, kind, id) DO UPDATE SET deleted_at = EXCLUDED.deleted_at, sort_values = EXCLUDED.sort_values`
+}
 
 /** True when a sorted list can place this cursor: a live record, or a tombstone (list-sql.ts). */
 export async function isKnownPosition(executor: Executor, orgId: string, kind: RecordKind, id: string): Promise<boolean> {

@@ -8,7 +8,7 @@ import type { FieldDef, RecordKind } from './record-kind.ts'
 import { castValue, jsonbValue, mergedCustomFields, recordJsonText, withoutNulls } from './record-sql.ts'
 import type { ListField, ListSort, RangeOp } from './list-params.ts'
 import { listConditions, sortedPageSql, type Param } from './list-sql.ts'
-import { isKnownPosition } from './record-tombstones.ts'
+import { deletedWithTombstones, isKnownPosition } from './record-tombstones.ts'
 import type { CustomFilter } from './custom-fields/custom-filters.ts'
 
 export type Executor = Kysely<DB>
@@ -226,7 +226,7 @@ export async function updateRecord(
 
 export async function deleteRecord(executor: Executor, orgId: string, kind: RecordKind, id: string): Promise<string | null> {
   const res = await sql<{ j: string }>`
-    DELETE FROM ${sql.raw(kind.table)} AS r WHERE r.org_id = ${orgId} AND r.id = ${id}
-    RETURNING ${sql.raw(recordJsonText(kind, 'r'))} AS j`.execute(executor)
+    ${deletedWithTombstones(kind, orgId, sql`r.id = ${id}`)}
+    SELECT ${sql.raw(recordJsonText(kind, 'deleted'))} AS j FROM deleted`.execute(executor)
   return res.rows[0]?.j ?? null
 }

@@ -9,6 +9,7 @@ import { targets } from '../helpers/databases.ts'
 import { json, type Member } from '../helpers/build-app.ts'
 import { api, oauthHarnessPerFile, obtainTokens, type OAuthHarness, type TestClient } from '../oauth/helpers.ts'
 import { recordKinds, sortFields } from '../../src/records/index.ts'
+import { createVia } from '../helpers/samples.ts'
 
 describe.each(await targets())('sorted lists, ranges and counts on %s', (target) => {
   let h: OAuthHarness
@@ -196,15 +197,19 @@ describe.each(await targets())('sorted lists, ranges and counts on %s', (target)
     expect((await api(h.app, token, { url: '/api/v1/opportunities?sort=close_date' })).statusCode).toBe(200)
   })
 
-  it('keeps in tombstones exactly the sortable columns of each kind', async () => {
-    const rows = await sql<{ table: string; args: string }>`
-      SELECT c.relname AS table, encode(t.tgargs, 'escape') AS args FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-      WHERE t.tgname LIKE '%_deleted'`.execute(h.app.db)
-    for (const kind of recordKinds) {
-      const expected = sortFields(kind).map((f) => f.name).filter((n) => n !== 'created_at').sort()
-      const mine = rows.rows.filter((r) => r.table === kind.table)
-      expect(mine.length, kind.table).toBe(1)
-      for (const r of mine) expect(r.args.split('\\000').filter(Boolean).sort(), kind.table).toEqual(expected)
+  it('keeps in tombstones exactly the sortable columns of each kind, written by the deletion itself (no triggers)', async () => {
+    // The write path keeps tombstones (record-tombstones.ts): no record table has a trigger, which a sharded PostgreSQL refuses.
+    const triggers = await sql<{ table: string }>`
+      SELECT c.relname AS table FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      WHERE NOT t.tgisinternal AND c.relname = ANY(${recordKinds.map((k) => k.table)})`.execute(h.app.db)
+    expect(triggers.rows).toEqual([])
+    for (const kind of recordKinds.filter((k) => k.name !== 'case_comment')) {
+      const made = await createVia(admin, kind.name as Exclude<typeof kind.name, 'case_comment'>)
+      expect((await admin.request({ method: 'DELETE', url: `/api/v1/${kind.path}/${made.id}` })).statusCode).toBe(204)
+      const kept = await sql<{ sort_values: Record<string, unknown> | string }>`SELECT sort_values FROM record_tombstones WHERE org_id = ${admin.orgId} AND id = ${made.id}`.execute(h.app.db)
+      const values = kept.rows[0].sort_values
+      const keys = Object.keys(typeof values === 'string' ? JSON.parse(values) : values).sort()
+      expect(keys, kind.table).toEqual(sortFields(kind).map((f) => f.name).filter((n) => n !== 'created_at').sort())
     }
   })
 

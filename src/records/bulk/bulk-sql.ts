@@ -14,6 +14,7 @@ import { jsonArray } from '../../db/json-array.ts'
 import type { FieldDef, RecordKind } from '../record-kind.ts'
 import type { Executor } from '../record.repository.ts'
 import { mergedCustomFields, recordJsonText, SQL_TYPES } from '../record-sql.ts'
+import { deletedWithTombstones } from '../record-tombstones.ts'
 
 export interface BulkColumn {
   name: string
@@ -193,12 +194,11 @@ export async function updateRows(
   return res.rows
 }
 
-/** Deletes records by id; returns each deleted record's JSON as it was. */
+/** Deletes records by id, keeping their tombstones; returns each deleted record's JSON as it was. */
 export async function deleteRows(db: Executor, orgId: string, kind: RecordKind, ids: readonly string[]): Promise<Array<{ id: string; before: string }>> {
   if (ids.length === 0) return []
   const res = await sql<{ id: string; before: string }>`
-    DELETE FROM ${sql.raw(kind.table)} AS r
-    WHERE r.org_id = ${orgId} AND r.id IN (SELECT CAST(e AS uuid) FROM json_array_elements_text(CAST(${jsonArray([...ids])} AS json)) AS e)
-    RETURNING r.id, ${sql.raw(recordJsonText(kind, 'r'))} AS before`.execute(db)
+    ${deletedWithTombstones(kind, orgId, sql`r.id IN (SELECT CAST(e AS uuid) FROM json_array_elements_text(CAST(${jsonArray([...ids])} AS json)) AS e)`)}
+    SELECT deleted.id, ${sql.raw(recordJsonText(kind, 'deleted'))} AS before FROM deleted`.execute(db)
   return res.rows
 }
