@@ -22,7 +22,7 @@ import { registerIdempotency } from './http/idempotency/idempotency.hooks.ts'
 import { markRolesInDocument } from './http/roles.openapi.ts'
 import rateLimitPlugin from './http/rate-limit/rate-limit.plugin.ts'
 import { pipelineRoutes, recordRoutes, specialActionRoutes } from './records/index.ts'
-import { eventRoutes, eventsPlugin } from './events/index.ts'
+import { EventJournal, eventRoutes, eventsPlugin } from './events/index.ts'
 import { meRoutes } from './orgs/me.routes.ts'
 import { pageRoutes } from './orgs/pages.routes.ts'
 import { webAppRoutes } from './http/web-app.ts'
@@ -101,10 +101,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimitPlugin, { clock })
   await app.register(formbody, { bodyLimit: 64 * 1024 })
   await app.register(openapiPlugin, { publicUrl: config.publicUrl })
-  await app.register(webhooksPlugin, { clock })
-  await app.register(eventsPlugin)
-  await app.register(migrationPlugin, { clock })
-  await app.register(importsPlugin, { clock })
+  // The path of a change (docs/architecture.md): records write through the journal; events number
+  // what it holds; webhooks subscribe to it (their deliveries are written with the events).
+  const journal = new EventJournal()
+  app.decorate('changeJournal', journal)
+  await app.register(eventsPlugin, { journal })
+  await app.register(webhooksPlugin, { clock, journal })
+  await app.register(migrationPlugin, { clock, journal })
+  await app.register(importsPlugin, { clock, journal })
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   await app.register(pageRoutes)

@@ -4,7 +4,7 @@
  * catalogue cannot drift from what is sent.
  */
 import { kindsByName, recordSchema, type RecordKind } from '../records/index.ts'
-import { EVENT_CATALOGUE, type EventEntity } from '../webhooks/event-catalogue.ts'
+import { EVENT_CATALOGUE, type EventEntity } from './event-catalogue.ts'
 
 /**
  * Raised only by a breaking change of a type's payload (a field removed or retyped); new fields

@@ -5,7 +5,7 @@
 import { eventForCaller, kindsByName, mayRead } from '../records/index.ts'
 import type { AuthContext } from '../shared/auth-context.ts'
 import { ProblemError, ValidationFailed } from '../shared/errors.ts'
-import { EVENT_NAMES, type EventEntity } from '../webhooks/event-catalogue.ts'
+import { EVENT_NAMES, type EventEntity } from './event-catalogue.ts'
 import { feedPage } from './journal.repository.ts'
 import type { Executor } from '../records/index.ts'
 

@@ -1,14 +1,15 @@
 /**
- * The event journal and change feed: every event record changes produce, kept for
- * EVENT_RETENTION_DAYS whether or not a webhook subscribes, numbered per organization after commit
- * (sequencer), read as a feed (GET /events, /events/stream) and as a record's history
- * (GET /{kind}/{id}/events). The rows are written by the transactional outbox (webhooks/outbox.ts)
- * in the writing transaction, in the statement that queues the deliveries.
+ * The event journal and change feed: the event catalogue and how a record change becomes events
+ * (change-events.ts), the journal every record write writes through (change-journal.ts, the
+ * ChangeJournal port of records, wired in app.ts), kept for EVENT_RETENTION_DAYS whether or not
+ * anyone subscribes, numbered per organization after commit (sequencer), read as a feed
+ * (GET /events, /events/stream) and as a record's history (GET /{kind}/{id}/events). Subscribers
+ * (webhooks) add their rows to the journal's statement and are woken when there is news.
  */
 import fp from 'fastify-plugin'
 import { CompiledQuery } from 'kysely'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { committedChangeListeners } from '../records/index.ts'
+import type { EventJournal } from './change-journal.ts'
 import { FeedWakeups } from './feed-wakeups.ts'
 import { feedRoutes } from './feed.routes.ts'
 import { recordEventRoutes } from './record-events.routes.ts'
@@ -17,18 +18,10 @@ import { startSequencer, type Sequencer } from './sequencer.ts'
 
 export { feedPage, firstSeqSince, pruneEvents, type FeedRead } from './journal.repository.ts'
 export { sequencePending } from './sequencer.ts'
-
-/**
- * Called in this process after its sequencer numbered events: the webhook dispatcher wakes, since
- * thin deliveries (which carry the seq) wait for their number.
- */
-export const numberedListeners = new Set<() => void>()
-
-/**
- * Called in this process when another process (one that serves requests only, SERVICE_ROLE=web)
- * committed changes that queued work: the webhook dispatcher wakes, as on a local commit.
- */
-export const committedElsewhereListeners = new Set<() => void>()
+export { EventJournal, type JournalSubscriber } from './change-journal.ts'
+export type { JournalFragment } from './journal-writer.ts'
+export { EVENT_CATALOGUE, EVENT_NAMES, TEST_EVENT, type EventEntity } from './event-catalogue.ts'
+export { envelope, eventBodies, isEntity, testEventEnvelope, type EventActor, type EventEnvelope } from './change-events.ts'
 
 /**
  * The channel a process that does no background work (SERVICE_ROLE=web) notifies after its commits
@@ -48,42 +41,42 @@ declare module 'fastify' {
   }
 }
 
-/** The sequencer (unless this process only serves HTTP) and the wake-ups of this process's streams. */
+/**
+ * Who numbers what this process journals: its own sequencer (unless it only serves HTTP, when it
+ * notifies the processes that do), and the wake-ups of this process's feed streams.
+ */
 export const eventsPlugin = fp(
-  async (app) => {
+  async (app, opts: { journal: EventJournal }) => {
+    const { journal } = opts
     const wakeups = new FeedWakeups()
     app.decorate('eventFeedWakeups', wakeups)
     app.addHook('preClose', async () => wakeups.close())
     if (app.config.role === 'web') {
       if (app.database.kind !== 'postgres') return
-      const notify = committedNotifier(() => app.database.db.executeQuery(CompiledQuery.raw(`SELECT pg_notify('${COMMITTED_CHANNEL}', '')`)).then(() => {}), app.log)
-      committedChangeListeners.add(notify)
-      app.addHook('onClose', async () => {
-        committedChangeListeners.delete(notify)
-      })
+      journal.setCommitHandler(committedNotifier(() => app.database.db.executeQuery(CompiledQuery.raw(`SELECT pg_notify('${COMMITTED_CHANNEL}', '')`)).then(() => {}), app.log))
+      app.addHook('onClose', async () => journal.setCommitHandler(null))
       return
     }
     let sequencer: Sequencer | null = null
     let unlisten: (() => Promise<void>) | null = null
-    const wake = () => sequencer?.wake()
-    const wakeFromElsewhere = () => {
-      sequencer?.wake()
-      for (const listener of committedElsewhereListeners) listener()
-    }
     app.addHook('onReady', async () => {
-      unlisten = await app.database.listen(COMMITTED_CHANNEL, wakeFromElsewhere)
+      // Another process's commit: number its events here too, and let subscribers look for work.
+      unlisten = await app.database.listen(COMMITTED_CHANNEL, () => {
+        sequencer?.wake()
+        journal.wakeSubscribers()
+      })
       sequencer = startSequencer(app.db, {
         pollMs: SEQUENCER_POLL_MS,
         onError: (err) => app.log.warn({ err }, 'numbering journal events failed; retrying'),
         onNumbered: () => {
           wakeups.wakeAll()
-          for (const listener of numberedListeners) listener()
+          journal.wakeSubscribers()
         },
       })
-      committedChangeListeners.add(wake)
+      journal.setCommitHandler(() => sequencer?.wake())
     })
     app.addHook('onClose', async () => {
-      committedChangeListeners.delete(wake)
+      journal.setCommitHandler(null)
       await unlisten?.()
       await sequencer?.stop()
     })

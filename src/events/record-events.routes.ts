@@ -9,7 +9,7 @@ import { idParamsSchema, pageQuerySchema, problemSchema } from '../http/schemas.
 import type { TypedRoutes } from '../http/type-provider.ts'
 import { NotFound } from '../shared/errors.ts'
 import { eventForCaller, getRecord, kindsByName, readScopes, schemaName, withArticle, type RecordKind } from '../records/index.ts'
-import { EVENT_CATALOGUE } from '../webhooks/event-catalogue.ts'
+import { EVENT_CATALOGUE } from './event-catalogue.ts'
 import { eventPageSchema } from './event.schemas.ts'
 import { recordEventsPage } from './journal.repository.ts'
 

@@ -9,7 +9,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
 import {
-  changesCommitted,
   knownSourceIds,
   listCustomFieldDefinitions,
   MATCH_KEYS,
@@ -17,6 +16,9 @@ import {
   resolveReferences,
   takeDeduplicationTurn,
   writeRowsReportingProblems,
+  inWriteTransaction,
+  type ChangeJournal,
+  type Writer,
   type CustomFieldDefinition,
   type FieldDef,
   type RecordKind,
@@ -47,6 +49,8 @@ export class ClaimLost extends Error {
 
 export interface ImportJob {
   db: Kysely<DB>
+  /** Where the import's record changes go (src/events, wired in app.ts). */
+  journal: ChangeJournal
   owner: string
   row: ImportRow
   now(): Date
@@ -98,7 +102,9 @@ export async function runImportJob(job: ImportJob): Promise<void> {
       via: imp.actor_via,
       ...(imp.actor_client_id ? { clientId: imp.actor_client_id } : {}),
     }
-    const ctx: PageContext = { job, kind, columns, actor, header: imp.columns.length, dedupeBy: imp.dedupe_by as DedupeKey | null, failedSoFar: imp.failed, issuesSoFar: imp.issue_count, references: new Map() }
+    // One operation: every change of the run carries the import's id, and the person (and client) who started it.
+    const writer: Writer = { auth: actor, actor: { userId: imp.created_by, clientId: imp.actor_client_id, channel: 'import' }, operationId: imp.id, journal: job.journal }
+    const ctx: PageContext = { job, kind, columns, actor, writer, header: imp.columns.length, dedupeBy: imp.dedupe_by as DedupeKey | null, failedSoFar: imp.failed, issuesSoFar: imp.issue_count, references: new Map() }
     // Deduplication decides by what the pages ahead wrote: those pages go one at a time.
     const pages = new OrderedPages(ctx.dedupeBy ? 1 : job.pagesInFlight)
     let page: CsvRow[] = []
@@ -168,6 +174,8 @@ interface PageContext {
   kind: RecordKind
   columns: Column[]
   actor: AuthContext
+  /** The run's writer: the `import` channel, the import's id as the operation. */
+  writer: Writer
   header: number
   dedupeBy: DedupeKey | null
   /** Failed rows and issues so far, this run's pages included. */
@@ -245,14 +253,14 @@ async function importPage(ctx: PageContext, rows: CsvRow[], ahead: Promise<void>
 }
 
 async function importPageOnce(ctx: PageContext, rows: CsvRow[], ahead: PromiseLike<void>): Promise<void> {
-  const { job, kind, actor } = ctx
+  const { job, kind } = ctx
   const imp = job.row
   const prepared = rows.map((r) => prepare(ctx, r))
   const columnOf = new Map(ctx.columns.map((c) => [c.field.name, c.name]))
   const counts = { created: 0, updated: 0 }
-  let queued = false
   let pageDone: { failed: number; issues: number } | undefined
-  await job.db.transaction().execute(async (trx) => {
+  await inWriteTransaction(job.db, ctx.writer, async (tx) => {
+    const { trx } = tx
     await resolvePageReferences(trx, ctx, prepared, columnOf)
     const ok = prepared.filter((p) => p.issues.length === 0)
     const byRow = new Map(prepared.map((p) => [p.row.number, p]))
@@ -267,14 +275,13 @@ async function importPageOnce(ctx: PageContext, rows: CsvRow[], ahead: PromiseLi
       // The page's events are numbered in this transaction, under the journal counter lock, which
       // the page ahead holds until it commits: the lock is taken only once it has (import-job waits
       // PostgreSQL cannot see would otherwise deadlock two pages).
-      const written = await writeRowsReportingProblems(trx, actor, kind, toWrite, job.now(), { numberEventsAfter: ahead })
+      const written = await writeRowsReportingProblems(tx, kind, toWrite, job.now(), { numberEventsAfter: ahead })
       // Matched by src_id at the start of the round, then refused for a src_id taken: another import
       // or batch committed it in between (each statement reads what is committed when it starts).
       // Rolled back and run again, the page finds that record and updates it, as it should.
       if (ctx.dedupeBy === 'src_id' && written.srcIdTaken.length > 0) throw new SrcIdTakenSinceMatch()
       counts.created += written.created
       counts.updated += written.updated
-      if (written.queued) queued = true
       for (const problem of written.problems) {
         byRow.get(problem.row)!.issues.push({ row_number: problem.row, column_name: problem.field ? (columnOf.get(problem.field) ?? null) : null, field: problem.field, message: problem.message })
       }
@@ -290,7 +297,6 @@ async function importPageOnce(ctx: PageContext, rows: CsvRow[], ahead: PromiseLi
   })
   ctx.failedSoFar += pageDone!.failed
   ctx.issuesSoFar += pageDone!.issues
-  if (queued) changesCommitted()
 }
 
 function withoutSrcId(body: Record<string, unknown>): Record<string, unknown> {

@@ -7,6 +7,7 @@
  * leased background runner (runner.ts) and the SQL of imports, their files and issues
  * (import.repository.ts). Records are reached only through src/records/index.ts.
  */
+import type { ChangeJournal } from '../records/index.ts'
 import fp from 'fastify-plugin'
 import type { Clock } from '../shared/clock.ts'
 import { releaseAllImportLeases } from './import.repository.ts'
@@ -23,7 +24,7 @@ declare module 'fastify' {
 }
 
 export const importsPlugin = fp(
-  async (app, opts: { clock: Clock }) => {
+  async (app, opts: { clock: Clock; journal: ChangeJournal }) => {
     app.decorate('importRunner', null)
     if (app.config.role === 'web') return
     app.addHook('onReady', async () => {
@@ -31,6 +32,7 @@ export const importsPlugin = fp(
       if (app.database.kind === 'pglite') await releaseAllImportLeases(app.db)
       app.importRunner = startImportRunner({
         db: app.db,
+        journal: opts.journal,
         clock: opts.clock,
         log: app.log.child({ component: 'imports' }),
         concurrency: app.config.importConcurrency,
@@ -43,5 +45,5 @@ export const importsPlugin = fp(
       await app.importRunner?.stop()
     })
   },
-  { name: 'imports', dependencies: ['database', 'webhooks', 'embedded-statistics'] },
+  { name: 'imports', dependencies: ['database', 'embedded-statistics'] },
 )

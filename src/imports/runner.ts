@@ -6,6 +6,7 @@
  * claims next resumes after the last committed page. The loop is the migration runner's
  * (shared/claim-loop.ts).
  */
+import type { ChangeJournal } from '../records/index.ts'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
@@ -27,6 +28,8 @@ export type ImportRunner = Omit<ClaimLoop, 'stopped'>
 
 export interface ImportRunnerOptions {
   db: Kysely<DB>
+  /** Where imported record changes go (src/events). */
+  journal: ChangeJournal
   clock: Clock
   log: FastifyBaseLogger
   concurrency: number
@@ -66,7 +69,7 @@ export function startImportRunner(opts: ImportRunnerOptions): ImportRunner {
         if (lost || loop.stopped) throw new ClaimLost()
       }
       return () =>
-        runImportJob({ db: opts.db, owner, row, now, gate, pagesInFlight: opts.single ? 1 : PAGES_IN_FLIGHT, refreshStatistics: opts.refreshStatistics, aheadPatienceMs: opts.aheadPatienceMs })
+        runImportJob({ db: opts.db, journal: opts.journal, owner, row, now, gate, pagesInFlight: opts.single ? 1 : PAGES_IN_FLIGHT, refreshStatistics: opts.refreshStatistics, aheadPatienceMs: opts.aheadPatienceMs })
           .catch((err) => opts.log.error({ err, import: row.id }, 'CSV import failed'))
           .finally(async () => {
             clearInterval(renew)

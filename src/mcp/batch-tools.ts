@@ -93,7 +93,7 @@ const batchWriteTool: McpTool = {
   async run(ctx, args) {
     const kind = kindOf(args)!
     const operation = args.operation as BatchOperation
-    const result = await writeBatch(ctx.db, ctx.auth, kind, operation, args.records as unknown[], { caseId: commentCaseId(kind, args) })
+    const result = await writeBatch(ctx.db, ctx.writer, kind, operation, args.records as unknown[], { caseId: commentCaseId(kind, args) })
     const items = result.ids.map((id, index) => {
       const outcome: Outcome = operation === 'delete' ? 'deleted' : result.created[index] ? 'created' : 'updated'
       return operation === 'delete' ? { index, id, outcome } : { index, id, outcome, record: result.records[index] }
@@ -148,7 +148,7 @@ const upsertRecordTool: McpTool = {
       throw new ValidationFailed('Invalid arguments: fields.src_id must be the src_id argument, or be left out.', [{ field: 'fields.src_id', message: 'must equal the src_id argument' }])
     }
     try {
-      const result = await writeBatch(ctx.db, ctx.auth, kind, 'upsert', [{ ...fields, src_id: args.src_id }], { caseId })
+      const result = await writeBatch(ctx.db, ctx.writer, kind, 'upsert', [{ ...fields, src_id: args.src_id }], { caseId })
       return { value: { created: result.created[0], record: result.records[0] } }
     } catch (err) {
       throw asArguments(err)

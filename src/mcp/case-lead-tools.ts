@@ -36,7 +36,7 @@ const addCaseCommentTool: McpTool = {
   async run(ctx, args) {
     // The input schema is the comment body's own schema plus case_id, so the rest is a valid body.
     const { case_id: caseId, ...body } = args
-    return { value: await addCaseComment(ctx.db, ctx.auth, caseId as string, body) }
+    return { value: await addCaseComment(ctx.db, ctx.writer, caseId as string, body) }
   },
 }
 
@@ -51,7 +51,7 @@ const escalateCaseTool: McpTool = {
   annotations: HINTS.add,
   scopes: writeScopes,
   async run(ctx, args) {
-    return { value: await escalateCaseWithEvents(ctx.db, ctx.auth, args.case_id as string) }
+    return { value: await escalateCaseWithEvents(ctx.db, ctx.writer, args.case_id as string) }
   },
 }
 
@@ -77,7 +77,7 @@ const convertLeadTool: McpTool = {
   scopes: writeScopes,
   async run(ctx, args) {
     const { lead_id: leadId, ...input } = args
-    return { value: await convertLeadWithEvents(ctx.db, ctx.auth, leadId as string, input as ConvertLeadInput) }
+    return { value: await convertLeadWithEvents(ctx.db, ctx.writer, leadId as string, input as ConvertLeadInput) }
   },
 }
 

@@ -8,7 +8,9 @@
  * answer 405: no session, no server-initiated stream. Origin, bearer token and scopes are checked
  * first (mcp-access.ts).
  */
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Writer } from '../records/index.ts'
+import { uuidv7 } from '../shared/ids.ts'
 import type { IncomingHttpHeaders } from 'node:http'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { makeBearerVerifier, resourcesOf, type ClientUses } from '../oauth/index.ts'
@@ -60,6 +62,12 @@ function closeQuietly(transport: WebStandardStreamableHTTPServerTransport): Prom
   }
 }
 
+/** The writer of an MCP request's tools: its caller, by the `mcp` door, one operation per request. */
+function mcpWriter(request: FastifyRequest): Writer {
+  const auth = request.auth!
+  return { auth, actor: { userId: auth.userId, clientId: auth.clientId ?? null, channel: 'mcp' }, operationId: uuidv7(), journal: request.server.changeJournal }
+}
+
 function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
   return reply.status(status).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
 }
@@ -94,7 +102,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock; clie
     // Only method and headers are read: the body goes in parsed, as Fastify already read it.
     const response = await transport.handleRequest(transportRequest(mcpUrl, request.headers), {
       parsedBody: request.body,
-      authInfo: authInfoOf({ db: app.db, auth: request.auth!, log: request.log, replies }),
+      authInfo: authInfoOf({ db: app.db, auth: request.auth!, writer: mcpWriter(request), log: request.log, replies }),
     })
     // With JSON responses nothing stays open once this Response exists. The transport is single-use;
     // the server is detached from it and kept for a later request (building one per request cost more

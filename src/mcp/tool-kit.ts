@@ -16,6 +16,7 @@ import { Forbidden, InvalidCursor, InvalidLimit, problemFromDatabaseRefusal, Pro
 import { findUnstorableText } from '../shared/storable-text.ts'
 import { fieldErrors, validatorCompiler } from '../http/validation.ts'
 import type { RawJsonReplies } from './raw-json.ts'
+import type { Writer } from '../records/index.ts'
 
 export type JsonSchema = Record<string, unknown>
 export type Args = Record<string, unknown>
@@ -23,6 +24,8 @@ export type Args = Record<string, unknown>
 export interface ToolContext {
   db: Kysely<DB>
   auth: AuthContext
+  /** Writes by this request's tools: the caller, the `mcp` channel, and where changes go. */
+  writer: Writer
   log: FastifyBaseLogger
   /** Where results already held as JSON text wait to be spliced into the reply (raw-json.ts). */
   replies: RawJsonReplies

@@ -47,7 +47,7 @@ const createRecordTool: McpTool = {
   async run(ctx, args) {
     const kind = kindOf(args)!
     check(createSchemas.get(kind)!, args.fields, 'fields.')
-    return { value: await createWithEvents(ctx.db, ctx.auth, kind, args.fields as Args) }
+    return { value: await createWithEvents(ctx.db, ctx.writer, kind, args.fields as Args) }
   },
 }
 
@@ -69,7 +69,7 @@ const updateRecordTool: McpTool = {
   async run(ctx, args) {
     const kind = kindOf(args)!
     check(patchSchemas.get(kind)!, args.fields, 'fields.')
-    const written = await updateWithEvents(ctx.db, ctx.auth, kind, args.id as string, args.fields as Args)
+    const written = await updateWithEvents(ctx.db, ctx.writer, kind, args.id as string, args.fields as Args)
     if (!written) throw new NotFound(kind.label)
     return { value: written }
   },
@@ -94,7 +94,7 @@ const deleteRecordTool: McpTool = {
   scopes: writeScopes,
   async run(ctx, args) {
     const kind = kindOf(args)!
-    if (!(await deleteWithEvents(ctx.db, ctx.auth, kind, args.id as string))) throw new NotFound(kind.label)
+    if (!(await deleteWithEvents(ctx.db, ctx.writer, kind, args.id as string))) throw new NotFound(kind.label)
     return { value: { deleted: true, kind: kind.name, id: args.id as string } }
   },
 }
@@ -116,7 +116,7 @@ const changeStageTool: McpTool = {
   scopes: writeScopes,
   async run(ctx, args) {
     const kind = kindsByName.opportunity
-    const written = await updateWithEvents(ctx.db, ctx.auth, kind, args.opportunity_id as string, { stage: args.stage })
+    const written = await updateWithEvents(ctx.db, ctx.writer, kind, args.opportunity_id as string, { stage: args.stage })
     if (!written) throw new NotFound(kind.label)
     return { value: written }
   },

@@ -6,6 +6,7 @@
  * src_id, references, deduplication, re-linking, validation), the background runner (runner/:
  * leased claims, analysis and import jobs) and the live event stream.
  */
+import type { ChangeJournal } from '../records/index.ts'
 import fp from 'fastify-plugin'
 import type { Clock } from '../shared/clock.ts'
 import { releaseAllLeases } from './migration.repository.ts'
@@ -24,14 +25,14 @@ declare module 'fastify' {
 }
 
 export const migrationPlugin = fp(
-  async (app, opts: { clock: Clock }) => {
+  async (app, opts: { clock: Clock; journal: ChangeJournal }) => {
     configureSourceOutbound({ allowPrivate: app.config.allowPrivateOutbound })
     app.decorate('migrationRunner', null)
     if (app.config.role === 'web') return
     app.addHook('onReady', async () => {
       // The embedded database belongs to this one process: claims left by its previous run are void.
       if (app.database.kind === 'pglite') await releaseAllLeases(app.db)
-      app.migrationRunner = startMigrationRunner({ db: app.db, box: app.secretBox, config: app.config, clock: opts.clock, log: app.log.child({ component: 'migration' }), single: app.database.kind === 'pglite' })
+      app.migrationRunner = startMigrationRunner({ db: app.db, journal: opts.journal, box: app.secretBox, config: app.config, clock: opts.clock, log: app.log.child({ component: 'migration' }), single: app.database.kind === 'pglite' })
     })
     app.addHook('onClose', async () => {
       await app.migrationRunner?.stop()

@@ -3,6 +3,7 @@
  * 1,000 records, all or nothing), `PUT /{kind}/by-src-id/{src_id}` (create or update the record with
  * that src_id), and the comments' batch under their case. All go through bulk/batch-write.ts.
  */
+import { writerOf } from './write-context.ts'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { requireScopes } from '../http/auth.ts'
 import { idParamsSchema, problemSchema } from '../http/schemas.ts'
@@ -66,7 +67,7 @@ function registerKindBatch(fastify: FastifyInstance, kind: RecordKind): void {
     },
     async (request, reply) => {
       const { operation, records } = request.body
-      return sendBatch(reply, operation, await writeBatch(app.db, request.auth!, kind, operation, records))
+      return sendBatch(reply, operation, await writeBatch(app.db, writerOf(request), kind, operation, records))
     },
   )
   app.put(
@@ -89,7 +90,7 @@ function registerKindBatch(fastify: FastifyInstance, kind: RecordKind): void {
       if (body.src_id !== undefined && body.src_id !== srcId) {
         throw new ValidationFailed('src_id in the body must be the one in the path, or be left out.', [{ field: 'src_id', message: 'must equal the src_id in the path' }])
       }
-      const result = await writeBatch(app.db, request.auth!, kind, 'upsert', [{ ...body, src_id: srcId }])
+      const result = await writeBatch(app.db, writerOf(request), kind, 'upsert', [{ ...body, src_id: srcId }])
       const record = result.records[0]
       if (result.created[0]) reply.header('location', `/api/v1/${kind.path}/${record.id}`)
       return reply.status(result.created[0] ? 201 : 200).type('application/json; charset=utf-8').send(JSON.stringify(record))
@@ -108,7 +109,7 @@ function registerCommentBatch(fastify: FastifyInstance): void {
     },
     async (request, reply) => {
       const { operation, records } = request.body
-      return sendBatch(reply, operation, await writeBatch(app.db, request.auth!, comment, operation, records, { caseId: request.params.id }))
+      return sendBatch(reply, operation, await writeBatch(app.db, writerOf(request), comment, operation, records, { caseId: request.params.id }))
     },
   )
 }

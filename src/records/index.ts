@@ -58,10 +58,11 @@ export { numberImportedCases } from './cases/case-numbers.ts'
 export { writeRowsReportingProblems, type RowProblem, type RowsWritten, type RowToWrite } from './bulk/row-write.ts'
 export { resolveReferences, type ReferenceMatch } from './bulk/reference-lookup.ts'
 
-// Changes, for listeners inside the writing transaction (the webhook outbox).
+// The path of a change (write-context.ts): who writes (Writer), the one transaction records are
+// written in, and the port through which changes reach the journal (src/events implements it).
 export type { RecordChange } from './record.service.ts'
 export { changedFields } from './record.service.ts'
-export { changesCommitted, committedChangeListeners, recordChangeHooks, type RecordAction, type RecordChangeHook } from './record-events.ts'
+export { CHANNELS, inWriteTransaction, writerOf, type Actor, type ChangeJournal, type Channel, type RecordAction, type WriteOptions, type Writer, type WriteTx } from './write-context.ts'
 
 // Custom fields: definitions per organization and kind (docs/custom-fields.md). Export adds a
 // column per definition from listCustomFieldDefinitions; the importer creates definitions and

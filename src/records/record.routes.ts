@@ -2,6 +2,7 @@
  * The REST routes of every record kind, built from its definition: list, create, get, patch, delete.
  * Case comments hang under their case; special actions are registered by their kinds.
  */
+import { writerOf } from './write-context.ts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { requireScopes } from '../http/auth.ts'
 import { idParamsSchema, problemSchema } from '../http/schemas.ts'
@@ -128,7 +129,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
         onRequest: requireScopes(...WRITE),
       },
       async (request, reply) => {
-        const written = await createWithEvents(app.db, request.auth!, kind, request.body)
+        const written = await createWithEvents(app.db, writerOf(request), kind, request.body)
         reply.header('location', `/api/v1${base}/${written.id}`)
         return sendRecord(reply, written, 201)
       },
@@ -169,7 +170,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
       onRequest: requireScopes(...WRITE),
     },
     async (request, reply) => {
-      const written = await updateWithEvents(app.db, request.auth!, kind, request.params.id, request.body)
+      const written = await updateWithEvents(app.db, writerOf(request), kind, request.params.id, request.body)
       if (!written) throw new NotFound(kind.label)
       return sendRecord(reply, written)
     },
@@ -178,7 +179,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
     `${base}/:id`,
     { schema: { operationId: `delete${name}`, tags, summary: `Delete ${withArticle(kind.label.toLowerCase())}`, params: idParamsSchema, response: { 204: { type: 'null', description: 'Deleted' }, ...errors } }, onRequest: requireScopes(...WRITE) },
     async (request, reply) => {
-      if (!(await deleteWithEvents(app.db, request.auth!, kind, request.params.id))) throw new NotFound(kind.label)
+      if (!(await deleteWithEvents(app.db, writerOf(request), kind, request.params.id))) throw new NotFound(kind.label)
       return reply.status(204).send()
     },
   )
@@ -231,7 +232,7 @@ function registerCommentRoutes(fastify: FastifyInstance): void {
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {
-      const written = await addCaseComment(app.db, request.auth!, request.params.id, request.body)
+      const written = await addCaseComment(app.db, writerOf(request), request.params.id, request.body)
       reply.header('location', `/api/v1/case-comments/${written.id}`)
       return sendRecord(reply, written, 201)
     },

@@ -2,6 +2,7 @@
  * The special actions of the spec: converting a lead and escalating a case. Each runs in one
  * transaction with its events; an opportunity's stage change is an ordinary PATCH of `stage`.
  */
+import { writerOf } from './write-context.ts'
 import type { FastifyInstance } from 'fastify'
 import { requireScopes } from '../http/auth.ts'
 import { idParamsSchema, problemSchema } from '../http/schemas.ts'
@@ -42,7 +43,7 @@ export async function specialActionRoutes(fastify: FastifyInstance): Promise<voi
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {
-      const converted = await convertLeadWithEvents(app.db, request.auth!, request.params.id, request.body ?? {})
+      const converted = await convertLeadWithEvents(app.db, writerOf(request), request.params.id, request.body ?? {})
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(converted))
     },
   )
@@ -62,7 +63,7 @@ export async function specialActionRoutes(fastify: FastifyInstance): Promise<voi
       onRequest: requireScopes('crm:write'),
     },
     async (request, reply) => {
-      const escalated = await escalateCaseWithEvents(app.db, request.auth!, request.params.id)
+      const escalated = await escalateCaseWithEvents(app.db, writerOf(request), request.params.id)
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(escalated))
     },
   )

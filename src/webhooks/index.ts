@@ -1,17 +1,16 @@
 /**
  * Webhooks: signed, retried, at-least-once change notifications.
- * This folder owns the event catalogue (webhook-events), the transactional outbox written with every
- * record change (outbox), the endpoints and their API (webhook.*), the delivery queue and log
+ * This folder owns the transactional outbox (a subscriber of the change journal of src/events: the
+ * deliveries are written with the events), the endpoints and their API (webhook.*), the delivery queue and log
  * (delivery.repository), the background sender (dispatcher) with its retry policy and signing,
  * filters on the record (filter/), and replays of the event journal to an endpoint (replay/).
  */
 import fp from 'fastify-plugin'
 import type { Clock } from '../shared/clock.ts'
-import { committedChangeListeners } from '../records/index.ts'
-import { committedElsewhereListeners, numberedListeners } from '../events/index.ts'
+import type { EventJournal } from '../events/index.ts'
 import { startDispatcher, type Dispatcher } from './dispatcher.ts'
 import { openDispatcherDatabase, type DispatcherDatabase } from './dispatcher-database.ts'
-import { DELIVERIES_CHANNEL, installOutbox } from './outbox.ts'
+import { deliveriesOfEvents, DELIVERIES_CHANNEL } from './outbox.ts'
 import { startReplayRunner, type ReplayRunner } from './replay/replay-runner.ts'
 
 /** How often a process looks for replay work asked for elsewhere (or waiting for its queue to drain). */
@@ -28,14 +27,19 @@ declare module 'fastify' {
   }
 }
 
-/** The outbox hook and (unless this process only serves HTTP) the dispatcher. */
+/**
+ * The outbox (a subscriber of the change journal: deliveries are written with the events) and,
+ * unless this process only serves HTTP, the dispatcher, which the journal wakes when there is news.
+ */
 export const webhooksPlugin = fp(
-  async (app, opts: { clock: Clock }) => {
-    installOutbox()
+  async (app, opts: { clock: Clock; journal: EventJournal }) => {
+    const unsubscribeOutbox = opts.journal.subscribe({ alongside: deliveriesOfEvents })
+    app.addHook('onClose', async () => unsubscribeOutbox())
     app.decorate('webhookDispatcher', null)
     app.decorate('webhookReplays', null)
     if (app.config.role === 'web') return
     let unlisten: (() => Promise<void>) | null = null
+    let unsubscribeWake: (() => void) | null = null
     let dispatcherDb: DispatcherDatabase | null = null
     const wake = () => app.webhookDispatcher?.wake()
     // A process that serves requests as well lets them go first when it is saturated (dispatcher.ts).
@@ -62,15 +66,11 @@ export const webhooksPlugin = fp(
         onQueued: wake,
         onError: (err) => app.log.warn({ err }, 'a webhook replay step failed; retrying'),
       })
-      committedChangeListeners.add(wake)
-      committedElsewhereListeners.add(wake)
-      numberedListeners.add(wake)
+      unsubscribeWake = opts.journal.subscribe({ wake })
       unlisten = await app.database.listen(DELIVERIES_CHANNEL, wake)
     })
     app.addHook('onClose', async () => {
-      committedChangeListeners.delete(wake)
-      committedElsewhereListeners.delete(wake)
-      numberedListeners.delete(wake)
+      unsubscribeWake?.()
       await unlisten?.()
       await app.webhookReplays?.stop()
       await app.webhookDispatcher?.stop()

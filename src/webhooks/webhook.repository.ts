@@ -4,7 +4,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
-import { TEST_EVENT } from './event-catalogue.ts'
+import { TEST_EVENT } from '../events/index.ts'
 import type { WebhookFilter } from './filter/filter-grammar.ts'
 import { cancelRunningReplay, REPLAY_JSON, type ReplayView } from './replay/replay.repository.ts'
 

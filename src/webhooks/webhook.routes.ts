@@ -21,7 +21,7 @@ import { uuidv7 } from '../shared/ids.ts'
 import type { SecretBox } from '../shared/secret-box.ts'
 import { insertDirectDelivery, listDeliveries, requeueDelivery } from './delivery.repository.ts'
 import { DELIVERIES_CHANNEL } from './outbox.ts'
-import { testEventEnvelope, TEST_EVENT } from './webhook-events.ts'
+import { testEventEnvelope, TEST_EVENT } from '../events/index.ts'
 import { deleteWebhook, findWebhook, listWebhooks } from './webhook.repository.ts'
 import {
   createdWebhookSchema,

@@ -3,7 +3,7 @@
  * schemas are `as const`: the routes take their types from them.
  */
 import { cursorSchema, limitSchema, pageSchemaOf, uuidSchema } from '../http/schemas.ts'
-import { EVENT_NAMES } from './webhook-events.ts'
+import { EVENT_NAMES } from '../events/index.ts'
 
 type Schema = Record<string, unknown>
 

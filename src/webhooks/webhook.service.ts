@@ -12,7 +12,7 @@ import { writeTransaction } from '../db/write-transaction.ts'
 import { uuidv7 } from '../shared/ids.ts'
 import { checkOutboundUrl, OutboundRefused, resolveChecked } from '../shared/outbound/guarded-request.ts'
 import type { SecretBox } from '../shared/secret-box.ts'
-import { EVENT_NAMES } from './webhook-events.ts'
+import { EVENT_NAMES } from '../events/index.ts'
 import { checkFilter } from './filter/filter-grammar.ts'
 import { countWebhooksLocked, findWebhook, insertWebhook, receivesAmounts, updateWebhook, type WebhookChanges, type WebhookOrdering, type WebhookPayload, type WebhookView } from './webhook.repository.ts'
 

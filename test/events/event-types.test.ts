@@ -9,7 +9,7 @@ import { targets } from '../helpers/databases.ts'
 import { json, type Member } from '../helpers/build-app.ts'
 import { oauthHarnessPerFile, type OAuthHarness } from '../oauth/helpers.ts'
 import { sequencePending } from '../../src/events/index.ts'
-import { EVENT_NAMES } from '../../src/webhooks/event-catalogue.ts'
+import { EVENT_NAMES } from '../../src/events/event-catalogue.ts'
 
 describe.each(await targets())('event types on %s', (target) => {
   let h: OAuthHarness

@@ -10,7 +10,10 @@ import { targets } from '../helpers/databases.ts'
 import { createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
 import { api, oauthHarnessPerFile, obtainTokens, type OAuthHarness, type TestClient } from '../oauth/helpers.ts'
 import { pruneEvents, sequencePending } from '../../src/events/index.ts'
-import { enqueueEvents } from '../../src/webhooks/outbox.ts'
+import { journalEvents } from '../../src/events/journal-writer.ts'
+
+/** Events written straight to the journal, as a test's own author. */
+const testAuthor = { actor: { user_id: null, client_id: null, channel: 'system' as const }, operationId: '01900000-0000-7000-8000-000000000000' }
 import { uuidv7 } from '../../src/shared/ids.ts'
 import { openPostgres } from '../../src/db/connect.ts'
 import { jsonHoldsAmount } from '../helpers/json-values.ts'
@@ -55,7 +58,7 @@ describe.each(await targets())('change feed on %s', (target) => {
     const events = await readAll(null, 2)
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6])
     expect(events.map((e) => e.type)).toEqual(['account.created', 'account.updated', 'opportunity.created', 'opportunity.updated', 'opportunity.stage_changed', 'account.deleted'])
-    expect(Object.keys(events[0])).toEqual(['id', 'seq', 'type', 'timestamp', 'organization_id', 'data'])
+    expect(Object.keys(events[0])).toEqual(['id', 'seq', 'type', 'timestamp', 'organization_id', 'actor', 'operation_id', 'data'])
     expect(events[4].data.previous).toEqual({ stage: 'prospecting' })
     // Polling from the end answers an empty page that keeps the position.
     const tail = json(await feed('?after=6'))
@@ -184,13 +187,13 @@ describe.each(await targets())('change feed on %s', (target) => {
       let aCommitted!: Promise<void>
       const aWrote = new Promise<void>((wrote) => {
         aCommitted = writerA.db.transaction().execute(async (trx) => {
-          await enqueueEvents(trx, admin.orgId, [event('late')], new Date())
+          await journalEvents(trx, admin.orgId, testAuthor, [event('late')], new Date(), [])
           wrote()
           await new Promise<void>((r) => (releaseA = r))
         })
       })
       await aWrote
-      await writerB.db.transaction().execute((trx) => enqueueEvents(trx, admin.orgId, [event('early')], new Date()).then(() => undefined))
+      await writerB.db.transaction().execute((trx) => journalEvents(trx, admin.orgId, testAuthor, [event('early')], new Date(), []).then(() => undefined))
       await sequencePending(h.app.db)
       const first = json(await feed('?after=0'))
       expect(first.data.map((e: any) => [e.seq, e.data.object.name])).toEqual([[1, 'early']])

@@ -20,7 +20,7 @@ export async function startImport(member: Member, parts: Record<string, string>,
 
 /** Runs every queued import to its end with a real runner, as a worker process would. */
 export async function runImports(app: FastifyInstance, target: string): Promise<void> {
-  const runner = startImportRunner({ db: app.db, clock: systemClock, log: app.log, concurrency: 1, leaseSeconds: 30, single: target === 'pglite' })
+  const runner = startImportRunner({ db: app.db, journal: app.changeJournal, clock: systemClock, log: app.log, concurrency: 1, leaseSeconds: 30, single: target === 'pglite' })
   await new Promise((r) => setTimeout(r, 50))
   await runner.settled()
   await runner.stop()

@@ -14,7 +14,6 @@ import { createTestDatabase, type TargetName, type TestDatabase } from '../helpe
 import { consent, signIn, startLiveService, type LiveService } from '../helpers/live-service.ts'
 import { createOrgWithAdmin, type Member } from '../helpers/build-app.ts'
 import { confidentialClient, obtainTokens, type TestClient } from '../oauth/helpers.ts'
-import { recordChangeHooks, type RecordChangeHook } from '../../src/records/index.ts'
 
 export interface McpWorld {
   svc: LiveService
@@ -58,19 +57,24 @@ export interface SeenChange {
   org: string
 }
 
-/** The record changes written during each test, as the change hooks (the webhook outbox's) see them. */
-export function recordChangesPerTest(): SeenChange[] {
+/**
+ * The record changes written during each test, as the app's change journal receives them (the
+ * journal is an object the app wires, so a test can watch it without any global registry).
+ */
+export function recordChangesPerTest(world: McpWorld): SeenChange[] {
   const seen: SeenChange[] = []
-  const hook: RecordChangeHook = async (_trx, auth, action, changes) => {
-    for (const change of changes) seen.push({ action, kind: change.kind.name, id: change.id, org: auth.orgId })
-  }
+  let restore: (() => void) | null = null
   beforeEach(() => {
     seen.length = 0
-    recordChangeHooks.push(hook)
+    const journal = world.svc.app.changeJournal
+    const record = journal.record
+    journal.record = (trx, writer, action, changes, options) => {
+      for (const change of changes) seen.push({ action, kind: change.kind.name, id: change.id, org: writer.auth.orgId })
+      return record.call(journal, trx, writer, action, changes, options)
+    }
+    restore = () => (journal.record = record)
   })
-  afterEach(() => {
-    recordChangeHooks.splice(recordChangeHooks.indexOf(hook), 1)
-  })
+  afterEach(() => restore?.())
   return seen
 }
 

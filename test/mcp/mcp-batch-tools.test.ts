@@ -14,7 +14,7 @@ const stub = ['created_at', 'id', 'updated_at']
 describe.each(await targets())('MCP batch and upsert tools on %s', (target) => {
   const world = mcpWorldPerFile(target)
   let client: Client
-  const changes = recordChangesPerTest()
+  const changes = recordChangesPerTest(world)
   /** The changes so far as `action kind`, each in organization A (asserted), then forgotten. */
   const events = () => {
     expect(changes.every((c) => c.org === world.a.orgId)).toBe(true)

@@ -12,7 +12,7 @@ import { call, callError, connectWithToken, mcpWorldPerFile, recordChangesPerTes
 describe.each(await targets())('MCP tools on %s', (target) => {
   const world = mcpWorldPerFile(target)
   let client: Client
-  const events = recordChangesPerTest()
+  const events = recordChangesPerTest(world)
   beforeEach(async () => {
     client = await connectWithToken(world.mcpUrl, await tokenFor(world, 'a', 'crm:read crm:write erp:read'))
   })

@@ -43,7 +43,7 @@ describe.runIf(onPostgres)('concurrent pages of one object', () => {
         objects: m.report!.objects,
         owners: new Map(),
         recordTypes: new Map(),
-        actor: { orgId: admin.orgId, userId: null, role: 'admin', scopes: new Set(ALL_SCOPES), via: 'session' },
+        writer: { auth: { orgId: admin.orgId, userId: null, role: 'admin', scopes: new Set(ALL_SCOPES), via: 'session' }, actor: { userId: null, clientId: null, channel: 'migration' }, operationId: m.id, journal: h.app.changeJournal },
         now: () => new Date(),
         single: false,
       },

@@ -9,7 +9,7 @@ import { targets } from '../helpers/databases.ts'
 import { addMember, buildTestApp, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
 import { createVia } from '../helpers/samples.ts'
 import { api, closeHarness, confidentialClient, createHarness, obtainTokens, resetHarness, type OAuthHarness } from '../oauth/helpers.ts'
-import { EVENT_NAMES } from '../../src/webhooks/webhook-events.ts'
+import { EVENT_NAMES } from '../../src/events/event-catalogue.ts'
 import { pruneDeliveries } from '../../src/webhooks/delivery.repository.ts'
 import { startReceiver, type Receiver } from './receiver.ts'
 

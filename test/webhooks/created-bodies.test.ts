@@ -11,7 +11,7 @@ import { targets } from '../helpers/databases.ts'
 import { appPerFile, createOrgWithAdmin, json } from '../helpers/build-app.ts'
 import { minimalBodies, topLevelKinds } from '../helpers/samples.ts'
 import { kindsByName } from '../../src/records/kinds/index.ts'
-import { EVENT_CATALOGUE } from '../../src/webhooks/event-catalogue.ts'
+import { EVENT_CATALOGUE } from '../../src/events/event-catalogue.ts'
 
 describe.each(await targets())('created events of bulk and single writes on %s', (target) => {
   const ctx = appPerFile(target)
@@ -40,7 +40,7 @@ describe.each(await targets())('created events of bulk and single writes on %s',
         const rows = (await sql<{ id: string; body: string }>`SELECT id, body FROM events WHERE org_id = ${admin.orgId} AND record_id = ${id}`.execute(ctx.app.db)).rows
         expect(rows).toHaveLength(1)
         const event = JSON.parse(rows[0].body)
-        expect(Object.keys(event)).toEqual(['id', 'type', 'timestamp', 'organization_id', 'data'])
+        expect(Object.keys(event)).toEqual(['id', 'type', 'timestamp', 'organization_id', 'actor', 'operation_id', 'data'])
         expect(event).toMatchObject({ id: rows[0].id, type: `${kind}.created`, organization_id: admin.orgId })
         expect(Number.isNaN(Date.parse(event.timestamp))).toBe(false)
         expect(Object.keys(event.data)).toEqual(['object'])

@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks'
 import { targets } from '../helpers/databases.ts'
 import { appPerFile, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
 import { createVia } from '../helpers/samples.ts'
-import { EVENT_NAMES } from '../../src/webhooks/webhook-events.ts'
+import { EVENT_NAMES } from '../../src/events/event-catalogue.ts'
 import { startReceiver, type Receiver } from './receiver.ts'
 import { sql } from 'kysely'
 
@@ -70,7 +70,7 @@ describe.each(await targets())('webhook events on %s', (target) => {
       const body = JSON.parse(r.body)
       expect(r.headers['webhook-id']).toBe(body.id)
       expect(r.headers['content-type']).toBe('application/json')
-      expect(Object.keys(body).sort()).toEqual(['data', 'id', 'organization_id', 'timestamp', 'type'])
+      expect(Object.keys(body).sort()).toEqual(['actor', 'data', 'id', 'operation_id', 'organization_id', 'timestamp', 'type'])
       expect(body.organization_id).toBe(admin.orgId)
       expect(body.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
       return body
@@ -137,16 +137,21 @@ describe.each(await targets())('webhook events on %s', (target) => {
     expect(JSON.parse(r.body).data.object.amount).toBeNull()
   })
 
-  it('a write with suppressEvents sends nothing; the next write is delivered', async () => {
-    await register({ events: ['account.created'] })
-    const { createWithEvents } = await import('../../src/records/record-writes.ts')
-    const { kindsByName } = await import('../../src/records/kinds/index.ts')
-    const auth = { orgId: admin.orgId, userId: admin.userId, role: 'admin' as const, scopes: new Set(['crm:read', 'crm:write', 'erp:read'] as const), via: 'session' as const }
-    await createWithEvents(ctx.app.db, auth, kindsByName.account, { name: 'Quiet import' }, { suppressEvents: true })
-    await createWithEvents(ctx.app.db, auth, kindsByName.account, { name: 'Loud' })
-    const [r] = await receiver.waitFor(1)
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(receiver.received).toHaveLength(1)
-    expect(JSON.parse(r.body).data.object.name).toBe('Loud')
+  it('says who made each change and as part of which operation: actor and operation_id in the body and the journal', async () => {
+    await register({ events: ['account.created', 'account.updated'] })
+    const made = json(await admin.request({ method: 'POST', url: '/api/v1/accounts', payload: { name: 'Authored' } }))
+    const batch = await admin.request({ method: 'POST', url: '/api/v1/accounts/batch', payload: { operation: 'create', records: [{ name: 'B1' }, { name: 'B2' }] } })
+    expect(batch.statusCode).toBe(200)
+    const bodies = (await receiver.waitFor(3)).map((r) => JSON.parse(r.body))
+    const single = bodies.find((b) => b.data.object.id === made.id)!
+    expect(single.actor).toEqual({ user_id: admin.userId, client_id: null, channel: 'app' })
+    expect(single.operation_id).toMatch(/^[0-9a-f-]{36}$/)
+    const inBatch = bodies.filter((b) => b.data.object.name !== 'Authored')
+    // One batch, one operation; another request, another.
+    expect(new Set(inBatch.map((b) => b.operation_id)).size).toBe(1)
+    expect(inBatch[0].operation_id).not.toBe(single.operation_id)
+    // The journal keeps the same author in columns an operation's history can be read by.
+    const rows = await sql<{ actor_user_id: string; channel: string; operation_id: string }>`SELECT actor_user_id, channel, operation_id FROM events WHERE org_id = ${admin.orgId} AND record_id = ${made.id}`.execute(ctx.app.db)
+    expect(rows.rows).toEqual([{ actor_user_id: admin.userId, channel: 'app', operation_id: single.operation_id }])
   })
 })

@@ -17,7 +17,10 @@ import { openPostgres, type Database } from '../../src/db/connect.ts'
 import { pruneEvents, sequencePending } from '../../src/events/index.ts'
 import { ManualClock } from '../../src/shared/clock.ts'
 import { uuidv7 } from '../../src/shared/ids.ts'
-import { enqueueEvents } from '../../src/webhooks/outbox.ts'
+import { journalEvents } from '../../src/events/journal-writer.ts'
+
+/** Events written straight to the journal, as a test's own author. */
+const testAuthor = { actor: { user_id: null, client_id: null, channel: 'system' as const }, operationId: '01900000-0000-7000-8000-000000000000' }
 import { claimRunningReplay, queueReplayChunk } from '../../src/webhooks/replay/replay.repository.ts'
 import { REPLAY_CHUNK, REPLAY_MAX_PENDING, replayStep } from '../../src/webhooks/replay/replay-step.ts'
 import { startReceiver, type Receiver } from './receiver.ts'
@@ -223,7 +226,7 @@ describe.runIf(reachable)('webhook replay steps shared by several processes on P
       const body = JSON.stringify({ id, type: 'account.created', timestamp: new Date().toISOString(), organization_id: admin.orgId, data: { object: { id: recordId, name: `N${i}` } } })
       return { id, type: 'account.created', recordId, body, redactedBody: body }
     })
-    await app.db.transaction().execute((trx) => enqueueEvents(trx, admin.orgId, events, new Date()))
+    await app.db.transaction().execute((trx) => journalEvents(trx, admin.orgId, testAuthor, events, new Date(), []))
     await sequencePending(app.db)
     const hook = json(await admin.request({ method: 'POST', url: '/api/v1/webhooks', payload: { url: 'http://127.0.0.1:9/never', events: ['account.created'], ordering: 'per_record' } }))
     const started = await admin.request({ method: 'POST', url: `/api/v1/webhooks/${hook.id}/replay`, payload: { since: 1 } })

@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import { columnsOf, hasSourceAliases, kindsByName } from '../../records/index.ts'
-import type { AuthContext } from '../../shared/auth-context.ts'
+import type { Writer } from '../../records/index.ts'
 import { compileMapping } from '../mapping/transform-record.ts'
 import { effectiveMappings } from '../mapping/effective-mapping.ts'
 import { PAGE_LOCK_TIMEOUT_MS, PAGE_SIZE, PAGES_IN_FLIGHT, STEP_BY_OBJECT } from '../migration.defaults.ts'
@@ -35,7 +35,7 @@ export interface StepInput {
   connection: SourceConnection
   owners: PageContext['owners']
   recordTypes: ReadonlyMap<string, string>
-  actor: AuthContext
+  writer: Writer
   now(): Date
   /** Throws when the run must stop (cancelled, claim lost) — called between pages. */
   checkpointGate(): Promise<void>
@@ -97,7 +97,7 @@ export function pageContextOf(input: Omit<StepInput, 'row' | 'connection' | 'che
     dedup: dedupRuleFor(kind.name, config),
     hasLinks,
     emitWebhooks: emit,
-    actor: input.actor,
+    writer: input.writer,
     lockTimeoutMs: PAGE_LOCK_TIMEOUT_MS,
     single: input.single,
     customFieldTargets: new Map(),

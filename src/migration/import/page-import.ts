@@ -13,13 +13,14 @@ import {
   numberImportedCases,
   updateMatched,
   upsertImported,
+  inWriteTransaction,
+  type Writer,
   type BulkColumn,
   type CustomFieldDefinition,
   type ImportedRow,
   type KnownSourceId,
   type RecordKind,
 } from '../../records/index.ts'
-import type { AuthContext } from '../../shared/auth-context.ts'
 import { uuidv7 } from '../../shared/ids.ts'
 import { transformRecord, type CompiledMapping } from '../mapping/transform-record.ts'
 import { applyImportedFields } from './custom-field-definitions.ts'
@@ -65,9 +66,10 @@ export interface PageContext {
   dedup: DedupRule | null
   /** Earlier runs linked records of this kind (migration_links has rows for it): look them up. */
   hasLinks: boolean
-  /** Send record events to webhooks (Configure's option); the importer's own identity as author. */
+  /** Journal record events, and send them to webhooks (Configure's option). */
   emitWebhooks: boolean
-  actor: AuthContext
+  /** The run's writer: the `migration` channel, the migration's id as the operation. */
+  writer: Writer
   /** PAGE_LOCK_TIMEOUT_MS (shorter in tests). */
   lockTimeoutMs: number
   /** One database connection (the embedded database): case numbers are given inside the page's transaction. */
@@ -155,7 +157,8 @@ async function writePage(
     kept.push({ raw, record: r, row: { id: importedRecordId(r.created_at, r.src_id), src_id: r.src_id, created_at: r.created_at, fields: r.fields, custom_fields: r.custom_fields }, deferred: [] })
   }
 
-  await ctx.db.transaction().execute(async (trx) => {
+  await inWriteTransaction(ctx.db, ctx.writer, async (tx) => {
+    const { trx } = tx
     // The page, its issues, counts and checkpoint commit or vanish together, so a database crash that
     // loses the last commits loses their checkpoints too and the run reads those pages again: the
     // commit need not wait for the disk (PostgreSQL's asynchronous commit). A lock wait ends in an
@@ -226,8 +229,8 @@ async function writePage(
     // Ids come back only when something needs them: links set after the page, or webhook events.
     const needIds = rows.some((p) => p.deferred.length > 0)
     // Through records' import write path, which emits the records' events when Configure asked.
-    const written = await upsertImported(trx, ctx.actor, ctx.kind, ctx.columns, rows.map((p) => p.row), now, { returnIds: needIds, emitEvents: ctx.emitWebhooks })
-    await updateMatched(trx, ctx.actor, ctx.kind, ctx.columns, updates.map((p) => p.row), now, { emitEvents: ctx.emitWebhooks })
+    const written = await upsertImported(tx, ctx.kind, ctx.columns, rows.map((p) => p.row), now, { returnIds: needIds, emitEvents: ctx.emitWebhooks })
+    await updateMatched(tx, ctx.kind, ctx.columns, updates.map((p) => p.row), now, { emitEvents: ctx.emitWebhooks })
     await addSourceAliases(trx, ctx.orgId, ctx.migrationId, ctx.kind.name, links, now)
     const idBySrc = new Map(written.rows.map((w) => [w.src_id!, w.id]))
     for (const p of updates) idBySrc.set(p.record.src_id, p.row.id)

@@ -5,6 +5,7 @@
  * allowance may run out (-> paused; a later claim continues), a person may cancel (-> cancelled),
  * or the source may refuse to go on (-> failed with the reason). Records imported are always kept.
  */
+import type { Writer } from '../../records/index.ts'
 import { sql } from 'kysely'
 import { kindsByName, type KindName } from '../../records/index.ts'
 import { ALL_SCOPES, type AuthContext } from '../../shared/auth-context.ts'
@@ -29,7 +30,9 @@ export async function runImport(job: JobContext): Promise<void> {
     const owners = await ownerDirectory(db, m.org_id, m.source_directory?.users ?? [])
     const recordTypes = new Map((m.source_directory?.record_types ?? []).map((t) => [t.Id, t.DeveloperName]))
     const analyses = new Map(m.report!.objects.map((o) => [o.name, o]))
-    const actor: AuthContext = { orgId: m.org_id, userId: m.created_by, role: 'admin', scopes: new Set(ALL_SCOPES), via: 'session' }
+    const auth: AuthContext = { orgId: m.org_id, userId: m.created_by, role: 'admin', scopes: new Set(ALL_SCOPES), via: 'session' }
+    // One operation: every change of the run carries the migration's id and the person who started it.
+    const writer: Writer = { auth, actor: { userId: m.created_by, clientId: null, channel: 'migration' }, operationId: m.id, journal: job.journal }
 
     for (const row of rows) {
       if (row.status === 'completed' || row.status === 'skipped' || row.status === 'failed') continue
@@ -49,7 +52,7 @@ export async function runImport(job: JobContext): Promise<void> {
         connection,
         owners,
         recordTypes,
-        actor,
+        writer,
         now: job.now,
         checkpointGate: () => job.claim.gate(),
         single: job.single,

@@ -1,4 +1,5 @@
 /** What a background migration job works with: the database, secrets, settings, its claim and clock. */
+import type { ChangeJournal } from '../../records/index.ts'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Config } from '../../config.ts'
@@ -9,6 +10,8 @@ import type { ClaimKeeper } from './claim-keeper.ts'
 
 export interface JobContext {
   db: Kysely<DB>
+  /** Where the run's record changes go (src/events). */
+  journal: ChangeJournal
   box: SecretBox
   config: Config
   log: FastifyBaseLogger

@@ -4,6 +4,7 @@
  * runs their analysis or import, and releases them. A process that dies loses its claims when their
  * lease runs out; whoever claims next continues from the stored checkpoints.
  */
+import type { ChangeJournal } from '../../records/index.ts'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Config } from '../../config.ts'
@@ -22,6 +23,7 @@ export type MigrationRunner = Omit<ClaimLoop, 'stopped'>
 
 export interface RunnerOptions {
   db: Kysely<DB>
+  journal: ChangeJournal
   box: SecretBox
   config: Config
   clock: Clock
@@ -46,7 +48,7 @@ export function startMigrationRunner(opts: RunnerOptions): MigrationRunner {
       // Jobs stop at their next page (their gate sees `stopped`) and release their claims, so another
       // process continues at once; a page under way is given time to commit.
       const claim = keepClaim(opts.db, m.org_id, m.id, owner, leaseMs, now, () => loop.stopped)
-      const job = { db: opts.db, box: opts.box, config: opts.config, log: opts.log, owner, migration: m, claim, now, single: opts.single }
+      const job = { db: opts.db, journal: opts.journal, box: opts.box, config: opts.config, log: opts.log, owner, migration: m, claim, now, single: opts.single }
       return () =>
         (m.status === 'analyzing' ? runAnalysis(job) : runImport(job))
           .catch((err) => opts.log.error({ err, migration: m.id }, 'migration job failed unexpectedly'))

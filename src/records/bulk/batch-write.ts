@@ -14,7 +14,7 @@ import { allocateCaseNumbers } from '../cases/case-numbers.ts'
 import { kindsByName } from '../kinds/index.ts'
 import { recordForCaller } from '../record-access.ts'
 import { mapRecordDbError } from '../record-errors.ts'
-import { changesCommitted, emitChanges, type RecordAction, type WriteOptions } from '../record-events.ts'
+import { inWriteTransaction, type RecordAction, type Writer } from '../write-context.ts'
 import type { RecordKind } from '../record-kind.ts'
 import { findRecordJson, type RowValues } from '../record.repository.ts'
 import { rulesFor } from '../record-rules.ts'
@@ -39,7 +39,7 @@ export interface BatchResult {
   ids: string[]
 }
 
-export interface BatchOptions extends WriteOptions {
+export interface BatchOptions {
   /** Case comments of this case only (the batch endpoint under a case). */
   caseId?: string
 }
@@ -52,27 +52,22 @@ export interface BatchOptions extends WriteOptions {
  */
 const WRITE_ATTEMPTS = 10
 
-export async function writeBatch(db: Db, auth: AuthContext, kind: RecordKind, operation: BatchOperation, items: readonly unknown[], options: BatchOptions = {}): Promise<BatchResult> {
+export async function writeBatch(db: Db, writer: Writer, kind: RecordKind, operation: BatchOperation, items: readonly unknown[], options: BatchOptions = {}): Promise<BatchResult> {
+  const { auth } = writer
   // The retry of a keyed batch whose first attempt committed gets that batch's result, unchecked and unwritten.
   const earlier = auth.receipt?.takeReplayed()
   if (earlier) return earlier.outcome as BatchResult
   const defs = operation === 'delete' ? [] : await selectDefinitions(db, auth.orgId, kind.name)
   const checked = checkItems(kind, operation, items, auth, defs, options.caseId)
   for (let attempt = 1; ; attempt++) {
-    let queued = false
     try {
-      const result = await db.transaction().execute(async (trx) => {
-        const plan = await planWrites(trx, auth, kind, operation, checked, options)
-        const written = await applyPlan(trx, auth, kind, plan, new Date())
+      return await inWriteTransaction(db, writer, async (tx) => {
+        const plan = await planWrites(tx.trx, auth, kind, operation, checked, options)
+        const written = await applyPlan(tx.trx, auth, kind, plan, new Date())
         // A bulk write numbers its events itself, under the journal counter lock (src/events/sequencer.ts).
-        for (const [action, changes] of written.events) if (await emitChanges(trx, auth, action, changes, { ...options, numberEvents: {} })) queued = true
-        const result = answer(auth, kind, operation, checked, written)
-        // A keyed request's outcome commits with the batch (docs/api.md, Idempotent retries).
-        if (auth.receipt) await auth.receipt.record(trx, result)
-        return result
+        for (const [action, changes] of written.events) await tx.changed(action, changes, { numberEvents: {} })
+        return answer(auth, kind, operation, checked, written)
       })
-      if (queued) changesCommitted()
-      return result
     } catch (err) {
       if (attempt < WRITE_ATTEMPTS && (isSrcIdRace(err) || isDeadlock(err))) continue
       if (err instanceof ProblemError) throw err

@@ -9,10 +9,8 @@
  * matches which existing record, and the order of pages. Validation of values happened in its
  * mapping, which only produces values the records' own rules accept (migration/mapping).
  */
-import type { AuthContext } from '../../shared/auth-context.ts'
-import { emitChanges } from '../record-events.ts'
+import type { WriteTx } from '../write-context.ts'
 import type { RecordKind } from '../record-kind.ts'
-import type { Executor } from '../record.repository.ts'
 import type { RecordChange } from '../record.service.ts'
 import { insertRows, updateRows, type BulkColumn, type BulkResult, type BulkRow } from './bulk-sql.ts'
 
@@ -30,8 +28,7 @@ export interface ImportWriteOptions {
 
 /** Inserts new source records and updates those imported before; custom_fields merge (source keys win). */
 export async function upsertImported(
-  trx: Executor,
-  actor: AuthContext,
+  tx: WriteTx,
   kind: RecordKind,
   columns: readonly BulkColumn[],
   rows: readonly ImportedRow[],
@@ -39,7 +36,7 @@ export async function upsertImported(
   options: ImportWriteOptions = {},
 ): Promise<BulkResult> {
   const returning = options.emitEvents ? 'json' : options.returnIds ? 'ids' : 'counts'
-  const written = await insertRows(trx, actor.orgId, kind, columns, rows, now, { onSrcId: 'update', customFields: 'merge', returning })
+  const written = await insertRows(tx.trx, tx.writer.auth.orgId, kind, columns, rows, now, { onSrcId: 'update', customFields: 'merge', returning })
   if (options.emitEvents) {
     const created: RecordChange[] = []
     const updated: RecordChange[] = []
@@ -48,8 +45,8 @@ export async function upsertImported(
       if (w.inserted) created.push({ kind, id: w.id, after, before: null })
       else updated.push({ kind, id: w.id, after, before: w.before ? (JSON.parse(w.before) as Record<string, unknown>) : after })
     }
-    await emitChanges(trx, actor, 'created', created)
-    await emitChanges(trx, actor, 'updated', updated)
+    await tx.changed('created', created)
+    await tx.changed('updated', updated)
   }
   return written
 }
@@ -59,8 +56,7 @@ export async function upsertImported(
  * The record takes the source id unless it already carries one; custom_fields merge.
  */
 export async function updateMatched(
-  trx: Executor,
-  actor: AuthContext,
+  tx: WriteTx,
   kind: RecordKind,
   columns: readonly BulkColumn[],
   rows: ReadonlyArray<{ id: string; src_id: string; fields: Record<string, unknown>; custom_fields: Record<string, unknown> }>,
@@ -70,8 +66,8 @@ export async function updateMatched(
   if (rows.length === 0) return
   // Every row writes every column: a value the source left empty clears the field, as on insert.
   const full = rows.map((r) => ({ ...r, fields: Object.fromEntries(columns.map((c) => [c.name, r.fields[c.name] ?? null])) }))
-  const written = await updateRows(trx, actor.orgId, kind, columns, full, now, { customFields: 'merge', srcId: 'fill', returnJson: options.emitEvents })
+  const written = await updateRows(tx.trx, tx.writer.auth.orgId, kind, columns, full, now, { customFields: 'merge', srcId: 'fill', returnJson: options.emitEvents })
   if (options.emitEvents) {
-    await emitChanges(trx, actor, 'updated', written.map((w) => ({ kind, id: w.id, after: JSON.parse(w.after!), before: JSON.parse(w.before!) })))
+    await tx.changed('updated', written.map((w) => ({ kind, id: w.id, after: JSON.parse(w.after!), before: JSON.parse(w.before!) })))
   }
 }

@@ -5,10 +5,8 @@
  * (docs/imports.md). The writes are the batch endpoint's (batch-write.ts applyPlan, bulk-sql.ts), and
  * every record written emits its usual events in the same transaction.
  */
-import type { Kysely } from 'kysely'
-import type { DB } from '../../db/database.ts'
 import type { AuthContext } from '../../shared/auth-context.ts'
-import { emitChanges, type WriteOptions } from '../record-events.ts'
+import type { WriteOptions, WriteTx } from '../write-context.ts'
 import type { RecordKind } from '../record-kind.ts'
 import { withArticle } from '../record-labels.ts'
 import { checkEachItem, type CheckedItem } from './batch-items.ts'
@@ -43,8 +41,6 @@ export interface RowsWritten {
    * its rows by src_id earlier in the transaction reads these as another writer's commit since.
    */
   srcIdTaken: number[]
-  /** Work queued for after the commit (call changesCommitted() once the transaction commits). */
-  queued: boolean
 }
 
 /** `records[3].email` -> `email`; `records[3]` -> null. */
@@ -55,10 +51,12 @@ function fieldOf(path: string): string | null {
 }
 
 /**
- * Writes the rows that pass every check; `trx` must be a transaction (rows it finds are locked).
+ * Writes the rows that pass every check, in the write transaction `tx` (rows it finds are locked).
  * Events are numbered in the transaction (a bulk write, WriteOptions.numberEvents), after `options.numberEventsAfter`.
  */
-export async function writeRowsReportingProblems(trx: Kysely<DB>, auth: AuthContext, kind: RecordKind, rows: readonly RowToWrite[], now: Date, options: { numberEventsAfter?: PromiseLike<unknown> } = {}): Promise<RowsWritten> {
+export async function writeRowsReportingProblems(tx: WriteTx, kind: RecordKind, rows: readonly RowToWrite[], now: Date, options: { numberEventsAfter?: PromiseLike<unknown> } = {}): Promise<RowsWritten> {
+  const { trx } = tx
+  const { auth } = tx.writer
   const problems: RowProblem[] = []
   const creates = rows.filter((r) => r.id === undefined)
   const updates = rows.filter((r) => r.id !== undefined)
@@ -93,13 +91,12 @@ export async function writeRowsReportingProblems(trx: Kysely<DB>, auth: AuthCont
     deletes: [],
   }
   const written = await applyPlan(trx, auth, kind, plan, now)
-  let queued = false
   const eventOptions: WriteOptions = { numberEvents: { after: options.numberEventsAfter } }
-  for (const [action, changes] of written.events) if (await emitChanges(trx, auth, action, changes, eventOptions)) queued = true
+  for (const [action, changes] of written.events) await tx.changed(action, changes, eventOptions)
   const ids = new Map<number, string>()
   for (const [row, record] of written.after) ids.set(row, record.id)
   problems.sort((a, b) => a.row - b.row)
-  return { created: plan.creates.length, updated: plan.updates.length, problems, ids, queued, srcIdTaken }
+  return { created: plan.creates.length, updated: plan.updates.length, problems, ids, srcIdTaken }
 }
 
 /** Checks items as the batch does; the items keep the caller's row numbers as their index. */

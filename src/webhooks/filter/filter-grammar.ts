@@ -6,7 +6,7 @@
  */
 import { kindsByName, type FieldDef, type FieldType } from '../../records/index.ts'
 import { ValidationFailed, type FieldError } from '../../shared/errors.ts'
-import type { EventEntity } from '../event-catalogue.ts'
+import type { EventEntity } from '../../events/index.ts'
 
 export type Comparison = 'eq' | 'ne' | 'in' | 'gt' | 'gte' | 'lt' | 'lte'
 export type Scalar = string | number | boolean | null

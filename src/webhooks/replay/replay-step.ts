@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import { feedPage } from '../../events/index.ts'
 import { filterAccepts } from '../filter/filter-match.ts'
-import { eventBodies, type EventEnvelope } from '../webhook-events.ts'
+import { eventBodies, type EventEnvelope } from '../../events/index.ts'
 import { cancelRunningReplay, claimRunningReplay, queueReplayChunk, type ClaimedReplay, type ReplayDelivery } from './replay.repository.ts'
 
 /** Journal events read per step. */

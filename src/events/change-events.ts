@@ -1,14 +1,22 @@
 /**
- * The event catalogue of the spec (service-spec.md, Events) and how a record change becomes events:
- * names, the conditions of the special ones (docs/decisions.md, Webhooks) and the delivered body.
+ * How a record change becomes events: the names of the catalogue (event-catalogue.ts), the
+ * conditions of the special ones (docs/decisions.md, Webhooks), and the body every reader gets
+ * (journal, feed, webhook deliveries): the envelope with who made the change (`actor`) and the
+ * operation it was part of (`operation_id`).
  */
-import { changedFields, eventForCaller, hiddenFields, mayRead, type RecordAction, type RecordChange } from '../records/index.ts'
+import { changedFields, eventForCaller, hiddenFields, mayRead, type Actor, type RecordAction, type RecordChange } from '../records/index.ts'
 import { EVENT_CATALOGUE, TEST_EVENT, type EventEntity } from './event-catalogue.ts'
 
-export { EVENT_CATALOGUE, EVENT_NAMES, TEST_EVENT, type EventEntity } from './event-catalogue.ts'
 
 export function isEntity(kind: string): kind is EventEntity {
   return kind in EVENT_CATALOGUE
+}
+
+/** Who made a change, as event bodies show it. */
+export interface EventActor {
+  user_id: string | null
+  client_id: string | null
+  channel: Actor['channel']
 }
 
 export interface EventEnvelope {
@@ -16,11 +24,26 @@ export interface EventEnvelope {
   type: string
   timestamp: string
   organization_id: string
+  /** Absent on test events, which no one made. */
+  actor?: EventActor
+  operation_id?: string
   data: { object: Record<string, unknown>; previous?: Record<string, unknown> }
 }
 
-function envelope(id: string, type: string, at: Date, orgId: string, object: Record<string, unknown>, previous: Record<string, unknown> | undefined): EventEnvelope {
-  return { id, type, timestamp: at.toISOString(), organization_id: orgId, data: previous ? { object, previous } : { object } }
+/** The author of events: the actor and operation of the writer, as bodies carry them. */
+export interface EventAuthor {
+  actor: EventActor
+  operationId: string
+}
+
+export function authorOf(writer: { actor: Actor; operationId: string }): EventAuthor {
+  return { actor: { user_id: writer.actor.userId, client_id: writer.actor.clientId, channel: writer.actor.channel }, operationId: writer.operationId }
+}
+
+function envelope(id: string, type: string, at: Date, orgId: string, object: Record<string, unknown>, previous: Record<string, unknown> | undefined, author?: EventAuthor): EventEnvelope {
+  const data = previous ? { object, previous } : { object }
+  if (!author) return { id, type, timestamp: at.toISOString(), organization_id: orgId, data }
+  return { id, type, timestamp: at.toISOString(), organization_id: orgId, actor: author.actor, operation_id: author.operationId, data }
 }
 
 /**
@@ -65,11 +88,12 @@ export function eventBodies(event: EventEnvelope): { body: string; redactedBody:
  * envelope again: the same JSON, keys in envelope order. Null when the change has no text, its kind
  * is not an event entity, or a registrant without erp:read would see less of it (then eventBodies).
  */
-export function createdEventBodies(id: string, at: Date, orgId: string, change: RecordChange): { type: string; body: string; redactedBody: string } | null {
+export function createdEventBodies(id: string, at: Date, orgId: string, change: RecordChange, author: EventAuthor): { type: string; body: string; redactedBody: string } | null {
   const entity = change.kind.name
   if (change.afterText === undefined || !isEntity(entity) || !mayRead(change.kind, WITHOUT_ERP) || hiddenFields(change.kind, WITHOUT_ERP).length > 0) return null
   const type = `${entity}.created`
-  const body = `{"id":${JSON.stringify(id)},"type":"${type}","timestamp":"${at.toISOString()}","organization_id":${JSON.stringify(orgId)},"data":{"object":${change.afterText}}}`
+  const by = `"actor":${JSON.stringify(author.actor)},"operation_id":${JSON.stringify(author.operationId)}`
+  const body = `{"id":${JSON.stringify(id)},"type":"${type}","timestamp":"${at.toISOString()}","organization_id":${JSON.stringify(orgId)},${by},"data":{"object":${change.afterText}}}`
   return { type, body, redactedBody: body }
 }
 
