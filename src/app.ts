@@ -5,7 +5,6 @@
  */
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import cookie from '@fastify/cookie'
-import formbody from '@fastify/formbody'
 import type { Config } from './config.ts'
 import type { Database } from './db/connect.ts'
 import databasePlugin from './http/plugins/database.ts'
@@ -14,6 +13,7 @@ import housekeepingPlugin from './http/plugins/housekeeping.ts'
 import embeddedStatisticsPlugin from './http/plugins/embedded-statistics.ts'
 import { clientErrorHandler, frameworkErrors, installProblemHandler } from './http/problem-handler.ts'
 import { registerCors } from './http/cors.ts'
+import { registerBodyParsers } from './http/body-parsers.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { accessRecheck, authenticate } from './http/auth.ts'
 import longLivedPlugin from './http/long-lived/long-lived.plugin.ts'
@@ -76,6 +76,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   })
   app.setValidatorCompiler(validatorCompiler)
   installProblemHandler(app, config.bodyLimitBytes)
+  // On the root, before any plugin: every route inherits the JSON and form parsers.
+  registerBodyParsers(app)
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
   })
@@ -99,7 +101,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(embeddedStatisticsPlugin)
   // Before /mcp and /api/v1: counts every request their authentication let through.
   await app.register(rateLimitPlugin, { clock })
-  await app.register(formbody, { bodyLimit: 64 * 1024 })
   await app.register(openapiPlugin, { publicUrl: config.publicUrl })
   // The path of a change (docs/architecture.md): records write through the journal; events number
   // what it holds; webhooks subscribe to it (their deliveries are written with the events).

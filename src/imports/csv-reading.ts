@@ -1,15 +1,20 @@
 /**
  * How Cairn reads a CSV file (csv-parse, RFC 4180): a leading byte-order mark is skipped, quoted
  * cells may hold commas, quotes and line breaks, rows may have fewer cells than the header (the
- * missing ones are empty) and blank rows are passed over. The upload and the job read a file with
- * the same options, so the rows the upload counted are the rows the job imports.
+ * missing ones are empty) and blank rows are passed over. Outside quotes every line break ends a
+ * row, whichever kind it is: files stitched together from several tools mix CRLF, LF and CR, and
+ * csv-parse's default (the kind it meets first, the others being data) read three such rows as one
+ * record with line breaks in it. The upload and the job read a file with the same options, so the
+ * rows the upload counted are the rows the job imports.
  */
 import { pipeline, Readable } from 'node:stream'
 import { parse, type Options } from 'csv-parse'
 import { SimpleCsv } from './simple-csv.ts'
+import { LINE_BREAKS } from './line-breaks.ts'
 
 export const CSV_OPTIONS: Options = {
   bom: true,
+  record_delimiter: [...LINE_BREAKS],
   relax_column_count: true,
   skip_empty_lines: false,
   // One cell of a megabyte is already no spreadsheet row; larger means a broken quote.

@@ -5,6 +5,7 @@
  */
 import { kindsByName, recordKinds, type CustomFieldDefinition, type FieldDef, type RecordKind } from '../records/index.ts'
 import { ValidationFailed, type FieldError } from '../shared/errors.ts'
+import { NestedTooDeep, parseJsonStrictly } from '../shared/strict-text.ts'
 import { customFieldOfTarget, dedupeKeysOf, importableFields, proposeMapping, type ColumnMapping, type DedupeKey } from './header-mapping.ts'
 
 export { DEDUPE_KEYS, type DedupeKey } from './header-mapping.ts'
@@ -34,8 +35,9 @@ export function importKind(value: string | undefined): RecordKind {
 function parseMapping(text: string): Record<string, unknown> {
   let value: unknown
   try {
-    value = JSON.parse(text)
-  } catch {
+    value = parseJsonStrictly(text)
+  } catch (err) {
+    if (err instanceof NestedTooDeep) refuse(`mapping ${err.message}: send a flat object from column name to field name.`, [{ field: 'mapping', message: err.message }])
     refuse('mapping is not valid JSON: send an object from column name to field name, e.g. {"E-mail": "email", "Notes": null}.', [{ field: 'mapping', message: 'is not valid JSON' }])
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) refuse('mapping must be a JSON object from column name to field name (or null to leave a column out).', [{ field: 'mapping', message: 'must be a JSON object' }])

@@ -5,11 +5,11 @@
  * the decoded text a field at a time (indexOf for quoted fields, a character scan for the others),
  * about three times faster, and answers exactly what csv-parse with CSV_OPTIONS answers for the
  * files it accepts: comma-separated, fields optionally quoted with `"` (`""` inside a quoted field
- * is one quote), every record ended by the same line break as the first (\r\n, \n or \r), blank
- * lines as records of one empty cell. On anything else (a quote inside an unquoted field, text after
- * a closing quote, a line break of another kind outside quotes, a quote never closed, a record over
- * 64 KiB) it gives up, and the caller reads the whole file with csv-parse instead, which accepts it
- * or says why not. test/imports/simple-csv.test.ts compares both on random files.
+ * is one quote), every record ended by a line break of any kind (\r\n, \n or \r, mixed in one file
+ * as csv-reading.ts says), blank lines as records of one empty cell. On anything else (a quote inside
+ * an unquoted field, text after a closing quote, a quote never closed, a record over 64 KiB) it
+ * gives up, and the caller reads the whole file with csv-parse instead, which accepts it or says
+ * why not. test/imports/simple-csv.test.ts compares both on random files.
  */
 
 const COMMA = 44
@@ -24,7 +24,6 @@ const GIVE_UP = 1
 
 export class SimpleCsv {
   #text = ''
-  #delimiter: string | null = null
   #gaveUp = false
   // Non-fatal: the upload checked the file's UTF-8 with its own fatal decoder; like Buffer's
   // toString (csv-parse), a bad sequence would become U+FFFD. A leading byte-order mark is dropped,
@@ -120,13 +119,10 @@ export class SimpleCsv {
         continue
       }
       if (c !== CR && c !== LF) return GIVE_UP
-      // A line break ends the record if it is the file's: the first one found outside quotes.
+      // Any line break outside quotes ends the record; a CR at the end of the text so far may be
+      // the first half of a CRLF.
       if (c === CR && i + 1 >= n && !final) return INCOMPLETE
-      const found = c === LF ? '\n' : t.charCodeAt(i + 1) === LF ? '\r\n' : '\r'
-      this.#delimiter ??= found
-      // Another kind of line break is data to csv-parse (a cell with a "\r" in it, say): its call.
-      if (found !== this.#delimiter) return GIVE_UP
-      return { cells, next: i + found.length }
+      return { cells, next: c === CR && t.charCodeAt(i + 1) === LF ? i + 2 : i + 1 }
     }
   }
 }

@@ -6,12 +6,14 @@
  * imported is refused at once, before anything is written, and the progress bar knows its total.
  */
 import { pipeline, Readable } from 'node:stream'
-import type { MultipartFile, MultipartValue } from '@fastify/multipart'
+import type { MultipartFile } from '@fastify/multipart'
 import { CsvError, parse, type Parser } from 'csv-parse'
 import type { FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
 import { ProblemError, ValidationFailed } from '../shared/errors.ts'
+import { unstorableTextProblem } from '../shared/storable-text.ts'
+import { decodeUtf8, type NotUtf8 } from '../shared/strict-text.ts'
 import { CSV_OPTIONS, isBlankRecord } from './csv-reading.ts'
 import { deleteChunks, insertChunk, readChunk } from './import.repository.ts'
 import { SimpleCsv } from './simple-csv.ts'
@@ -20,6 +22,9 @@ import { SimpleCsv } from './simple-csv.ts'
 const CHUNK_BYTES = 1024 * 1024
 /** The text fields' largest size (a mapping of a few hundred columns fits easily). */
 const FIELD_BYTES = 256 * 1024
+/** `kind`, `file`, `mapping`, `dedupe_by`, and room for a few a client adds on its own. */
+const MAX_PARTS = 11
+const REPLACEMENT = '\uFFFD'
 
 export interface Upload {
   fields: Record<string, string>
@@ -33,15 +38,18 @@ export async function readUpload(request: FastifyRequest, db: Kysely<DB>, orgId:
   const fields: Record<string, string> = {}
   let file: Upload['file'] = null
   try {
-    const parts = request.parts({ limits: { fileSize: maxFileBytes, files: 1, fields: 10, fieldSize: FIELD_BYTES, parts: 11 } })
-    for await (const part of parts) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') throw new ValidationFailed(`The file part must be named \`file\`, not \`${part.fieldname}\`.`, [{ field: part.fieldname, message: 'is not a known part; send the CSV as `file`' }])
+    // Every part arrives as bytes (a "file" to busboy): busboy would decode a text part itself and
+    // turn bytes that are not UTF-8 into U+FFFD without a word; here they are refused (textPart).
+    const parts = request.parts({ limits: { fileSize: maxFileBytes, files: MAX_PARTS, fields: 0, parts: MAX_PARTS }, isPartAFile: () => true })
+    for await (const part of fromBody(parts as AsyncIterable<MultipartFile>)) {
+      const name = partName(part)
+      if (name === 'file') {
+        if (file) throw new ValidationFailed('Send one file per import.', [{ field: 'file', message: 'must be sent once' }])
         file = await storeFile(part, db, orgId, importId, now)
+      } else if (part.filename !== undefined) {
+        throw new ValidationFailed(`The file part must be named \`file\`, not \`${name}\`.`, [{ field: name, message: 'is not a known part; send the CSV as `file`' }])
       } else {
-        const value = (part as MultipartValue).value
-        if ((part as MultipartValue).valueTruncated) throw new ValidationFailed(`${part.fieldname} is longer than ${FIELD_BYTES} bytes.`, [{ field: part.fieldname, message: 'is too long' }])
-        fields[part.fieldname] = typeof value === 'string' ? value : String(value)
+        fields[name] = await textPart(part, name)
       }
     }
   } catch (err) {
@@ -51,14 +59,74 @@ export async function readUpload(request: FastifyRequest, db: Kysely<DB>, orgId:
   return { fields, file }
 }
 
+/**
+ * A part's name, which it must have. Busboy decodes part headers itself, turning bytes that are not
+ * UTF-8 into U+FFFD (docs/imports.md): a name or file name holding U+FFFD is refused as such.
+ */
+function partName(part: MultipartFile): string {
+  const name = part.fieldname
+  if (!name) throw new ValidationFailed('A part of the request has no name: name each part (`kind`, `file`, `mapping`, `dedupe_by`) in its Content-Disposition.', [{ field: '(part)', message: 'has no name' }])
+  if (name.includes(REPLACEMENT)) throw new ValidationFailed('A part name is not UTF-8 text.', [{ field: '(part)', message: 'must have a UTF-8 name' }])
+  if (part.filename?.includes(REPLACEMENT)) throw new ValidationFailed('The file name is not UTF-8 text: rename the file and upload it again.', [{ field: name, message: 'must have a UTF-8 file name' }])
+  const unstorable = unstorableTextProblem(name) ?? (part.filename !== undefined ? unstorableTextProblem(part.filename) : null)
+  if (unstorable) throw new ValidationFailed(`The name of the \`${name.replace(/[^\x20-\x7e]/g, '?')}\` part or its file ${unstorable}.`, [{ field: '(part)', message: unstorable }])
+  return name
+}
+
+/** A text part (`kind`, `mapping`, `dedupe_by`): at most FIELD_BYTES of UTF-8. */
+async function textPart(part: MultipartFile, name: string): Promise<string> {
+  const pieces: Buffer[] = []
+  let bytes = 0
+  for await (const piece of fromBody(part.file as AsyncIterable<Buffer>)) {
+    bytes += piece.length
+    if (bytes > FIELD_BYTES) throw new ValidationFailed(`${name} is longer than ${FIELD_BYTES} bytes.`, [{ field: name, message: 'is too long' }])
+    pieces.push(piece)
+  }
+  try {
+    return decodeUtf8(Buffer.concat(pieces, bytes), 'keep')
+  } catch (err) {
+    throw new ValidationFailed(`The \`${name}\` part ${(err as NotUtf8).message}; send text as UTF-8.`, [{ field: name, message: 'must be UTF-8' }])
+  }
+}
+
+/**
+ * An error from reading the request body (the multipart parser, a connection that ended early), told
+ * apart from the database's failures while the file is stored, which stay faults.
+ */
+class UnreadableBody extends Error {
+  readonly reason: unknown
+  constructor(reason: unknown) {
+    super('the request body could not be read')
+    this.reason = reason
+  }
+}
+
+async function* fromBody<T>(items: AsyncIterable<T>): AsyncGenerator<T> {
+  const iterator = items[Symbol.asyncIterator]()
+  for (;;) {
+    let next: IteratorResult<T>
+    try {
+      next = await iterator.next()
+    } catch (err) {
+      throw new UnreadableBody(err)
+    }
+    if (next.done) return
+    yield next.value
+  }
+}
+
 function uploadProblem(err: unknown, maxFileBytes: number): unknown {
-  const code = (err as { code?: string })?.code
+  if (!(err instanceof UnreadableBody)) return err
+  const reason = err.reason as { code?: string; message?: string }
+  const code = reason?.code
+  if (reason instanceof ProblemError) return reason
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new ProblemError(413, 'payload_too_large', 'Payload too large', `The file is larger than ${maxFileBytes} bytes, the largest an import takes (IMPORT_MAX_FILE_BYTES).`)
-  if (code === 'FST_FILES_LIMIT') return new ValidationFailed('Send one file per import.', [{ field: 'file', message: 'must be sent once' }])
-  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new ValidationFailed('The request has more parts than an import takes: `kind`, `file`, `mapping` and `dedupe_by`.')
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') return new ValidationFailed('The request has more parts than an import takes: `kind`, `file`, `mapping` and `dedupe_by`.')
   if (code === 'FST_MP_PREMATURE_CLOSE') return new ValidationFailed('The upload ended before the file was complete.', [{ field: 'file', message: 'is incomplete' }])
   if (code === 'FST_PROTO_VIOLATION') return new ValidationFailed('A part of the request has a name an import does not take.')
-  return err
+  // Anything else the parser says (a body cut off mid-part, no closing boundary, no boundary at all,
+  // a malformed part header) is the request's fault: a 400 with the parser's words.
+  return new ProblemError(400, 'malformed_multipart', 'Malformed multipart body', `The request body is not complete, valid multipart/form-data: ${reason?.message ?? String(reason)}. Nothing was imported.`)
 }
 
 async function storeFile(part: MultipartFile, db: Kysely<DB>, orgId: string, importId: string, now: () => Date): Promise<NonNullable<Upload['file']>> {
@@ -74,7 +142,7 @@ async function storeFile(part: MultipartFile, db: Kysely<DB>, orgId: string, imp
     pending = []
     pendingBytes = 0
   }
-  for await (const piece of part.file as AsyncIterable<Buffer>) {
+  for await (const piece of fromBody(part.file as AsyncIterable<Buffer>)) {
     let text: string
     try {
       text = decoder.decode(piece, { stream: true })

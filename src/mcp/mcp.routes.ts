@@ -19,6 +19,7 @@ import { allowedOrigins, checkOrigin, checkScopes, mcpAuthenticator, mcpResource
 import { buildMcpServer } from './mcp-server.ts'
 import { authInfoOf } from './tool-kit.ts'
 import { RawJsonReplies } from './raw-json.ts'
+import { rpcParseError } from './rpc-parse-error.ts'
 import pkg from '../../package.json' with { type: 'json' }
 
 /**
@@ -68,8 +69,8 @@ function mcpWriter(request: FastifyRequest): Writer {
   return { auth, actor: { userId: auth.userId, clientId: auth.clientId ?? null, channel: 'mcp' }, operationId: uuidv7(), journal: request.server.changeJournal }
 }
 
-function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
-  return reply.status(status).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }))
+function jsonRpcError(reply: FastifyReply, status: number, code: number, message: string, data?: unknown): FastifyReply {
+  return reply.status(status).type('application/json').send(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data === undefined ? {} : { data }) }, id: null }))
 }
 
 /**
@@ -92,6 +93,14 @@ export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock; clie
     reply.header('cache-control', 'no-store')
     checkOrigin(request, origins)
     await authenticate(request)
+  })
+
+  // A body that cannot be read as JSON is a JSON-RPC parse error; every other failure goes on to the
+  // service's handler (a problem, as 401, 403 and 413 always were here).
+  app.setErrorHandler((err: { code?: string; message: string }, _request, reply) => {
+    const parse = rpcParseError(err)
+    if (!parse) throw err
+    return jsonRpcError(reply, 400, -32700, parse.message, { code: parse.problem })
   })
 
   app.post('/mcp', { schema: { hide: true }, preHandler: async (request) => checkScopes(request, publicUrl) }, async (request, reply) => {

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import type { Clock } from '../shared/clock.ts'
+import { BodyRefused } from '../http/body-parsers.ts'
 import { authorizeRoutes } from './authorize/authorize.routes.ts'
 import { tokenRoutes } from './token/token.routes.ts'
 import { registrationRoutes } from './registration.routes.ts'
@@ -29,7 +30,9 @@ export async function oauthServer(app: FastifyInstance, opts: { clock: Clock }):
       api.setErrorHandler((err: { statusCode?: number; message: string }, _request, reply) => {
         if (!err.statusCode || err.statusCode >= 500) throw err
         const status = err.statusCode === 413 ? 413 : 400
-        return reply.status(status).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).type('application/json').send(JSON.stringify({ error: 'invalid_request', error_description: status === 413 ? 'The request body is too large.' : 'The request body could not be read: unsupported media type or malformed body.' }))
+        // A body refused for what it holds (not UTF-8, nested too deep) says so; other failures are generic.
+        const description = status === 413 ? 'The request body is too large.' : err instanceof BodyRefused ? err.message : 'The request body could not be read: unsupported media type or malformed body.'
+        return reply.status(status).headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).type('application/json').send(JSON.stringify({ error: 'invalid_request', error_description: description }))
       })
       await api.register(tokenRoutes, { clock: opts.clock })
       await api.register(revocationRoutes, { clock: opts.clock })

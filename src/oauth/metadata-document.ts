@@ -6,6 +6,8 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
 import { guardedRequest, OutboundRefused } from '../shared/outbound/guarded-request.ts'
+import { findUnstorableText } from '../shared/storable-text.ts'
+import { NestedTooDeep, NotUtf8, parseJsonStrictly } from '../shared/strict-text.ts'
 import { findClient } from './client.repository.ts'
 import { InvalidClientRequest } from './oauth.errors.ts'
 import { MAX_CLIENT_NAME, MAX_REDIRECT_URIS, SUPPORTED_SCOPES } from './oauth.defaults.ts'
@@ -16,6 +18,9 @@ const MAX_DOCUMENT_BYTES = 16 * 1024
 
 function documentProblem(url: string, doc: unknown): string | null {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return 'is not a JSON object'
+  // The whole document is kept (jsonb) and its name shown: text PostgreSQL cannot store is refused here, not by a failing statement.
+  const unstorable = findUnstorableText(doc)
+  if (unstorable) return `has text that cannot be stored: ${unstorable.field} ${unstorable.message}`
   const d = doc as Record<string, unknown>
   if (d.client_id !== url) return 'has a client_id different from its URL'
   if (typeof d.client_name !== 'string' || d.client_name.trim() === '' || d.client_name.length > MAX_CLIENT_NAME) return 'needs a client_name'
@@ -45,9 +50,10 @@ export async function resolveMetadataDocumentClient(db: Kysely<DB>, url: string,
     const res = await guardedRequest(url, { allowPrivate: options.allowPrivate, headers: { accept: 'application/json' }, timeoutMs: 5000, maxBodyBytes: MAX_DOCUMENT_BYTES })
     if (res.status !== 200) throw new OutboundRefused(`answered ${res.status}`)
     if (res.truncated) throw new OutboundRefused('is larger than 16 KiB')
-    doc = JSON.parse(res.body.toString('utf8'))
+    // Strictly: its text is stored (as jsonb) and walked, so bytes that are not UTF-8 and deep nesting are refused too.
+    doc = parseJsonStrictly(res.body)
   } catch (err) {
-    const reason = err instanceof OutboundRefused ? err.reason : 'is not valid JSON'
+    const reason = err instanceof OutboundRefused ? err.reason : err instanceof NotUtf8 || err instanceof NestedTooDeep ? err.message : 'is not valid JSON'
     throw new InvalidClientRequest(`The client's metadata document could not be used: ${reason}.`)
   }
   const problem = documentProblem(url, doc)

@@ -94,20 +94,31 @@ export interface AttemptResult {
   outcome: { status: 'succeeded' } | { status: 'pending'; nextAttemptAt: Date } | { status: 'failed' }
 }
 
-export async function recordAttempt(db: Executor, d: Pick<ClaimedDelivery, 'org_id' | 'id' | 'attempt_count'>, result: AttemptResult, now: Date): Promise<void> {
+/**
+ * Writes an attempt's outcome. False when the delivery is gone: its webhook was deleted while the
+ * attempt was under way (the deletion cascades to its deliveries), an expected race with nothing
+ * left to write. The attempt row is inserted only for a delivery this statement updated, whose row
+ * it then holds locked: inserting it regardless failed the foreign key (docs/webhooks.md).
+ */
+export async function recordAttempt(db: Executor, d: Pick<ClaimedDelivery, 'org_id' | 'id' | 'attempt_count'>, result: AttemptResult, now: Date): Promise<boolean> {
   const next = result.outcome.status === 'pending' ? result.outcome.nextAttemptAt : now
   // Delivery state and attempt row in one statement (one round trip per delivery).
-  await sql`
+  const r = await sql<{ kept: boolean }>`
     WITH delivery AS (
       UPDATE webhook_deliveries
       SET status = ${result.outcome.status}, next_attempt_at = ${next}, last_status_code = ${result.statusCode},
           last_error = ${result.error}, updated_at = ${now}
       WHERE org_id = ${d.org_id} AND id = ${d.id}
+      RETURNING org_id, id
+    ), attempt AS (
+      INSERT INTO webhook_attempts (org_id, delivery_id, attempt, started_at, status_code, latency_ms, error, response_body)
+      SELECT org_id, id, ${d.attempt_count}, ${result.startedAt}, ${result.statusCode}, ${Math.round(result.latencyMs)}, ${result.error}, ${result.responseBody}
+      FROM delivery
+      ON CONFLICT DO NOTHING
     )
-    INSERT INTO webhook_attempts (org_id, delivery_id, attempt, started_at, status_code, latency_ms, error, response_body)
-    VALUES (${d.org_id}, ${d.id}, ${d.attempt_count}, ${result.startedAt}, ${result.statusCode}, ${Math.round(result.latencyMs)}, ${result.error}, ${result.responseBody})
-    ON CONFLICT DO NOTHING
+    SELECT EXISTS (SELECT 1 FROM delivery) AS kept
   `.execute(db)
+  return r.rows[0]?.kept === true
 }
 
 /**
@@ -189,15 +200,20 @@ const successBatch = (batch: Success[]) => {
     )`
 }
 
-// CTEs writing the batch `v`: the deliveries' new state (`succeeded`), then their attempt rows.
+// CTEs writing the batch `v`: the deliveries' new state (`succeeded`), then the attempt rows of
+// those it updated. A delivery whose webhook was deleted mid-flight is no longer there to update;
+// its attempt row is left out, instead of failing the foreign key and with it the whole batch
+// (whose other deliveries were then sent again when their leases ran out).
 const successWrites = (now: Date) => sql`
   succeeded AS (
     UPDATE webhook_deliveries d
     SET status = 'succeeded', next_attempt_at = ${now}, last_status_code = v.status_code, last_error = NULL, updated_at = ${now}
     FROM v WHERE d.org_id = v.org_id AND d.id = v.id
+    RETURNING d.org_id, d.id
   ), attempts AS (
     INSERT INTO webhook_attempts (org_id, delivery_id, attempt, started_at, status_code, latency_ms, error, response_body)
-    SELECT org_id, id, attempt, started_at, status_code, latency_ms, NULL, response_body FROM v
+    SELECT v.org_id, v.id, v.attempt, v.started_at, v.status_code, v.latency_ms, NULL, v.response_body
+    FROM v JOIN succeeded s ON s.org_id = v.org_id AND s.id = v.id
     ON CONFLICT DO NOTHING
   )`
 

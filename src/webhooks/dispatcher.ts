@@ -79,6 +79,8 @@ const SATURATED_UTILIZATION = 0.9
 const SATURATION_WINDOW_MS = 1000
 const SATURATED_TURN_MS = 250
 const SATURATED_CLAIM = 64
+// PostgreSQL's foreign_key_violation: a write that names a delivery deleted meanwhile.
+const FOREIGN_KEY_VIOLATION = '23503'
 // Successes written by one statement, at most.
 const SUCCESS_BATCH = 100
 // Claimed deliveries whose outcome is not yet written, at most this many sending slots' worth: if
@@ -204,7 +206,11 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     try {
       await record(d, attempt)
     } catch (err) {
-      opts.log.error({ err, delivery: d.id }, 'webhook delivery bookkeeping failed; the lease will bring it back')
+      // Deleted mid-flight is handled in record(); a foreign key refusing the write is the same race
+      // seen from another statement. Anything else is a fault: the delivery is sent again when its
+      // lease runs out, so the receiver may see it twice.
+      if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) deletedMidFlight(d)
+      else opts.log.error({ err, delivery: d.id }, 'webhook delivery bookkeeping failed; the lease will bring it back')
     } finally {
       unwritten--
       if (waitingForWrites && maxUnwritten - sending - unwritten >= opts.concurrency / 2) {
@@ -250,7 +256,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     }
     if (!attempt) {
       const at = opts.clock.now()
-      await recordAttempt(opts.db, d, { startedAt: at, statusCode: null, latencyMs: 0, error: 'The endpoint was disabled before this delivery was sent.', responseBody: null, outcome: { status: 'failed' } }, at)
+      if (!(await recordAttempt(opts.db, d, { startedAt: at, statusCode: null, latencyMs: 0, error: 'The endpoint was disabled before this delivery was sent.', responseBody: null, outcome: { status: 'failed' } }, at))) deletedMidFlight(d)
       return
     }
     const { statusCode, error } = attempt
@@ -265,7 +271,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     const gone = statusCode !== null && isGone(statusCode)
     const retryAt = gone ? null : nextAttemptAt(d.attempt_count, now)
     const outcome: AttemptResult['outcome'] = retryAt ? { status: 'pending', nextAttemptAt: retryAt } : { status: 'failed' }
-    await recordAttempt(opts.db, d, { ...attempt, outcome }, now)
+    if (!(await recordAttempt(opts.db, d, { ...attempt, outcome }, now))) return deletedMidFlight(d)
     // Giving up on an ordered delivery releases the record's next event.
     if (outcome.status === 'failed' && d.record_id !== null) wake()
     opts.log.debug({ delivery: d.id, webhook: d.webhook_id, statusCode, error }, 'webhook delivery attempt failed')
@@ -281,8 +287,16 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   }
 
   async function disable(d: ClaimedDelivery, reason: string, now: Date): Promise<void> {
-    await opts.db.transaction().execute((trx) => updateWebhook(trx, d.org_id, d.webhook_id, { status: 'disabled', disabledReason: reason }, now))
-    opts.log.warn({ webhook: d.webhook_id, org: d.org_id }, `webhook disabled: ${reason}`)
+    const updated = await opts.db.transaction().execute((trx) => updateWebhook(trx, d.org_id, d.webhook_id, { status: 'disabled', disabledReason: reason }, now))
+    if (updated) opts.log.warn({ webhook: d.webhook_id, org: d.org_id }, `webhook disabled: ${reason}`)
+  }
+
+  /**
+   * The delivery's webhook was deleted while the attempt was under way (its deliveries went with it):
+   * an expected race, not a fault. There is nothing left to record and nothing to send again.
+   */
+  function deletedMidFlight(d: ClaimedDelivery): void {
+    opts.log.debug({ delivery: d.id, webhook: d.webhook_id }, 'webhook deleted while a delivery was in flight; its outcome is dropped')
   }
 
   const timer = setInterval(wake, opts.pollMs ?? DEFAULT_POLL_MS)

@@ -1,7 +1,8 @@
 /**
  * Every 4xx under /api/v1 is an RFC 9457 problem with a stable code, and nothing a client sends
  * produces a 5xx: checked over a real socket, so Node's parser, Fastify's router and the CORS plugin
- * all answer for themselves, with hand-picked cases and random requests.
+ * all answer for themselves, with hand-picked cases and random requests (bodies nested too deep, not
+ * UTF-8 or cut short among them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
@@ -22,6 +23,18 @@ function expectProblem(answer: RawAnswer, label: string): void {
   expect(typeof body.title, label).toBe('string')
   expect(typeof body.detail, label).toBe('string')
 }
+
+/**
+ * Bodies no encoder makes (issue 29, item 6): nested past the 64 levels a body may have (a recursive
+ * walk answered 500 from 8,000 on), bytes that are not UTF-8, JSON or multipart cut short.
+ */
+const nestedText = (levels: number, shape: 'array' | 'object') => (shape === 'array' ? `${'['.repeat(levels)}${']'.repeat(levels)}` : `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`)
+const badBody = fc.oneof(
+  fc.tuple(fc.integer({ min: 60, max: 3000 }), fc.constantFrom('array', 'object') as fc.Arbitrary<'array' | 'object'>).map(([levels, shape]) => Buffer.from(nestedText(levels, shape))),
+  fc.tuple(fc.json({ maxDepth: 2 }), fc.uint8Array({ minLength: 1, maxLength: 4 })).map(([json, junk]) => Buffer.concat([Buffer.from(json.slice(0, Math.ceil(json.length / 2))), Buffer.from(junk.map((b) => b | 0x80)), Buffer.from(json.slice(Math.ceil(json.length / 2)))])),
+  fc.json({ maxDepth: 3 }).map((json) => Buffer.from(json.slice(0, Math.floor(json.length / 2)))),
+  fc.constant(Buffer.from('--x\r\nContent-Disposition: form-data; name="kind"\r\n\r\naccounts\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nname\r\n')),
+)
 
 describe.each(await targets())('client errors under /api/v1 on %s', (target) => {
   let tdb: TestDatabase
@@ -44,6 +57,9 @@ describe.each(await targets())('client errors under /api/v1 on %s', (target) => 
   })
 
   const send = (method: string, path: string, headers: Record<string, string> = {}, body = '') => rawRequest(port, requestText(method, path, headers, body))
+  /** As send, with a body of any bytes (not UTF-8, say) and its length. */
+  const sendBytes = (method: string, path: string, headers: Record<string, string>, body: Buffer) =>
+    rawRequest(port, Buffer.concat([Buffer.from(requestText(method, path, body.length > 0 ? { ...headers, 'content-length': String(body.length) } : headers)), body]))
 
   it.each([
     ['preflight without Origin', 'OPTIONS', '/api/v1/accounts', { 'access-control-request-method': 'POST' }, 400, 'invalid_preflight'],
@@ -80,6 +96,21 @@ describe.each(await targets())('client errors under /api/v1 on %s', (target) => 
   })
 
   it.each([
+    // Within this app's 4 KiB body limit (test/http/request-bodies.test.ts sends 8,000 and 100,000 levels).
+    ['of arrays nested 2,000 deep', 'POST', '/api/v1/accounts', 'application/json', Buffer.from(nestedText(2000, 'array')), 'nesting_too_deep'],
+    ['of objects nested 600 deep', 'POST', '/api/v1/accounts/batch', 'application/json', Buffer.from(nestedText(600, 'object')), 'nesting_too_deep'],
+    ['with a byte that is not UTF-8', 'POST', '/api/v1/accounts', 'application/json', Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]), 'invalid_encoding'],
+    ['of a form that is not UTF-8', 'POST', '/api/v1/accounts', 'application/x-www-form-urlencoded', Buffer.from([0x6e, 0x3d, 0xc3]), 'invalid_encoding'],
+    ['of JSON cut short', 'PATCH', '/api/v1/accounts/0190d6f0-0000-7000-8000-000000000000', 'application/json', Buffer.from('{"name":"x'), 'malformed_json'],
+    ['of multipart without its closing boundary', 'POST', '/api/v1/imports', 'multipart/form-data; boundary=x', Buffer.from('--x\r\nContent-Disposition: form-data; name="kind"\r\n\r\naccounts\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nname\r\n'), 'malformed_multipart'],
+  ] as const)('a body %s answers 400 %s (signed in)', async (_label, method, path, type, body, code) => {
+    const answer = await sendBytes(method, path, { ...auth, 'content-type': type }, body)
+    expectProblem(answer, `${method} ${path}`)
+    expect(answer.status).toBe(400)
+    expect(JSON.parse(answer.body).code).toBe(code)
+  })
+
+  it.each([
     ['malformed request line', 'GARBAGE\r\n\r\n', 400],
     ['unknown method', 'BREW /api/v1/accounts HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n', 400],
     ['headers too large', `GET /api/v1/accounts HTTP/1.1\r\nhost: localhost\r\nx-big: ${'a'.repeat(20_000)}\r\nconnection: close\r\n\r\n`, 431],
@@ -103,7 +134,7 @@ describe.each(await targets())('client errors under /api/v1 on %s', (target) => 
       query: fc.constantFrom('', '?limit=0', '?limit=201', '?cursor=x', '?q=%zz', '?status=nope', '?x[y]=1', '?limit=1&limit=2', '?ids=a,b'),
       signedIn: fc.boolean(),
       contentType: fc.constantFrom(undefined, 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'nonsense'),
-      body: fc.oneof(fc.constant(''), fc.json({ maxDepth: 2 }), fc.string({ maxLength: 30 })),
+      body: fc.oneof(fc.constant(''), fc.json({ maxDepth: 2 }), fc.string({ maxLength: 30 }), badBody),
       origin: fc.constantFrom(undefined, 'https://app.example', 'null'),
     })
     await fc.assert(
@@ -113,7 +144,7 @@ describe.each(await targets())('client errors under /api/v1 on %s', (target) => 
         if (r.contentType) headers['content-type'] = r.contentType
         if (r.origin) headers.origin = r.origin
         const body = r.method === 'GET' || r.method === 'HEAD' || r.method === 'OPTIONS' ? '' : r.body
-        const answer = await send(r.method, r.path + r.query, headers, body)
+        const answer = await sendBytes(r.method, r.path + r.query, headers, typeof body === 'string' ? Buffer.from(body) : body)
         if (r.method === 'HEAD') {
           expect(answer.status, `HEAD ${r.path}`).toBeLessThan(500)
           return

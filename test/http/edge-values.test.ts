@@ -4,6 +4,8 @@
  * the rest of the request staying valid. No answer is a 5xx, and every 4xx is a problem. Values
  * the database cannot hold (an integer past its column, the year 0000, null in a column with a
  * default) were 500s until the schemas refused them; the named cases keep those answers exact.
+ * Each body is also sent as bytes no JSON encoder makes: cut short, not UTF-8, nested 100,000 levels
+ * deep (a recursive walk overflowed the stack and answered 500 from 8,000 levels on).
  */
 import { describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
@@ -12,13 +14,20 @@ import { appPerFile, createOrgWithAdmin, json, type Member } from '../helpers/bu
 import { createVia, topLevelKinds } from '../helpers/samples.ts'
 import { kindsByName } from '../../src/records/kinds/index.ts'
 
+/** Arrays nested `levels` deep, and objects: past the 64 levels a body may nest, and just under. */
+const nested = (levels: number, shape: 'array' | 'object'): unknown => JSON.parse(shape === 'array' ? `${'['.repeat(levels)}${']'.repeat(levels)}` : `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`)
+
 const EDGE_VALUES: unknown[] = [
   '', ' ', '\u0000', 'x'.repeat(5000), '9'.repeat(400), '-1', '1e400', 'NaN', '2026-02-30', '0000-01-01', '0000-01-01T00:00:00Z',
   '0001-01-01T00:00:00+14:00', '9999-12-31T23:59:59-14:00', '%00', 0, -1, 1e308, -1e308, 2 ** 53 + 1, 1.5, -0, true, null, [], [null], {},
-  { a: { b: { c: {} } } }, 'https://127.0.0.1/x', '0190d6f0-0000-7000-8000-000000000000',
+  { a: { b: { c: {} } } }, 'https://127.0.0.1/x', '0190d6f0-0000-7000-8000-000000000000', '\ud800', '\uFFFD',
+  // (Deeper values go as raw text below: the client's own JSON.stringify overflows past a few thousand.)
+  nested(100, 'array'), nested(100, 'object'), nested(55, 'array'), nested(55, 'object'),
 ]
 /** Query strings carry text only. */
-const EDGE_TEXTS = EDGE_VALUES.filter((v) => typeof v === 'string' || typeof v === 'number').map(String)
+const EDGE_TEXTS = EDGE_VALUES.filter((v) => typeof v === 'number' || (typeof v === 'string' && v.isWellFormed())).map(String)
+/** Percent-escapes of bytes that are not UTF-8 (a byte no UTF-8 text has, an encoded surrogate, a sequence cut short), sent as they are. */
+const RAW_QUERY_VALUES = ['%FF%FE', '%ED%A0%80', 'a%E2%82']
 
 type Schema = Record<string, any>
 
@@ -75,11 +84,34 @@ describe.each(await targets())('edge values on every operation on %s', (target) 
         for (const p of op.parameters ?? []) {
           if (p.in !== 'query') continue
           for (const text of EDGE_TEXTS) variants.push({ url: `${url}?${encodeURIComponent(p.name)}=${encodeURIComponent(text)}`, body })
+          for (const raw of RAW_QUERY_VALUES) variants.push({ url: `${url}?${encodeURIComponent(p.name)}=${raw}`, body })
         }
         for (const v of variants) {
           sent++
           const res = await admin.request({ method: method.toUpperCase() as 'GET', url: v.url, payload: v.body as object | undefined })
           expectNoServerError(res, `${method.toUpperCase()} ${v.url.slice(0, 160)} ${JSON.stringify(v.body)?.slice(0, 200)}`)
+        }
+        // The body as bytes a JSON encoder would never send: cut short, holding bytes that are not
+        // UTF-8 (in a value, in a key), nested 100,000 levels deep, or a form where JSON belongs.
+        if (body !== undefined) {
+          const text = JSON.stringify(body)
+          const quote = text.indexOf('"')
+          const raw: Array<[string, Buffer]> = [
+            ['cut short', Buffer.from(text.slice(0, Math.ceil(text.length / 2)))],
+            ['cut after one byte', Buffer.from(text.slice(0, 1))],
+            ['0xFF in a string', Buffer.concat([Buffer.from(text.slice(0, quote + 1)), Buffer.from([0xff]), Buffer.from(text.slice(quote + 1))])],
+            ['an encoded surrogate', Buffer.concat([Buffer.from(text.slice(0, quote + 1)), Buffer.from([0xed, 0xb0, 0x80]), Buffer.from(text.slice(quote + 1))])],
+            ['arrays 100,000 deep', Buffer.from(`${'['.repeat(100_000)}${']'.repeat(100_000)}`)],
+            ['objects 100,000 deep', Buffer.from(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`)],
+          ]
+          for (const [label, payload] of raw) {
+            sent++
+            const res = await admin.request({ method: method.toUpperCase() as 'POST', url, payload, headers: { 'content-type': 'application/json' } })
+            expectNoServerError(res, `${method.toUpperCase()} ${url} with a body ${label}`)
+            if (label !== 'cut short' || text.length > 2) expect(res.statusCode, `${method.toUpperCase()} ${url} with a body ${label}: ${res.body.slice(0, 200)}`).toBeGreaterThanOrEqual(400)
+          }
+          const form = await admin.request({ method: method.toUpperCase() as 'POST', url, payload: Buffer.from([0x61, 0x3d, 0xff]), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+          expectNoServerError(form, `${method.toUpperCase()} ${url} with a form body`)
         }
       }
     }

@@ -3,11 +3,13 @@
  * each top-level argument in turn, and the `filters` and `fields` of the record tools. No call ends
  * in an internal error: what REST answers as a 4xx problem, a tool answers as a tool error with the
  * same status (a NUL in search_records' `q` was an internal error until both shared one mapping).
+ * Each tool's call is also sent as bytes no encoder makes (nested too deep, not UTF-8, cut short):
+ * a JSON-RPC parse error, never an internal one.
  */
 import { describe, expect, it } from 'vitest'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { targets } from '../helpers/databases.ts'
-import { callError, connectWithToken, mcpWorldPerFile, tokenFor } from './helpers.ts'
+import { callError, connectWithToken, MCP_HEADERS, mcpWorldPerFile, tokenFor } from './helpers.ts'
 
 const EDGE_VALUES: unknown[] = ['', '\u0000', 'x'.repeat(5000), '9'.repeat(400), '1e400', '2026-02-30', '0000-01-01', '0000-01-01T00:00:00Z', -1, 1e308, 1.5, true, null, [], [null], {}, { a: { b: {} } }, '0190d6f0-0000-7000-8000-000000000000']
 const FILTERS = ['stage', 'amount[gte]', 'close_date[lt]', 'created_at[gte]', 'probability[gte]', 'case_number[gt]', 'status[in]', 'custom_fields.x']
@@ -32,7 +34,8 @@ describe.each(await targets())('edge arguments on every MCP tool on %s', (target
   const world = mcpWorldPerFile(target)
 
   it('never end in an internal error', async () => {
-    const client = await connectWithToken(world.mcpUrl, await tokenFor(world, 'a', 'crm:read crm:write erp:read'))
+    const token = await tokenFor(world, 'a', 'crm:read crm:write erp:read')
+    const client = await connectWithToken(world.mcpUrl, token)
     try {
       const { tools } = await client.listTools()
       let calls = 0
@@ -52,6 +55,25 @@ describe.each(await targets())('edge arguments on every MCP tool on %s', (target
           const error = (res.structuredContent as { error?: { status: number } } | undefined)?.error
           if (res.isError) expect(error?.status, `${tool.name} ${JSON.stringify(args).slice(0, 300)}: ${JSON.stringify(res.content).slice(0, 300)}`).toBeLessThan(500)
         }
+        // The call as bytes no encoder makes: an argument nested 8,000 levels deep (a recursive walk
+        // overflowed the stack), bytes that are not UTF-8, JSON cut short. Each is a JSON-RPC parse
+        // error (400, -32700); an argument nested 40 levels, within the limit, reaches the tool.
+        const first = Object.keys(base)[0]
+        if (first === undefined) continue
+        const [pre, post] = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool.name, arguments: { ...base, [first]: '@@' } } }).split('"@@"')
+        for (const [label, body] of [
+          ['nested 8,000 deep', `${pre}${'['.repeat(8000)}${']'.repeat(8000)}${post}`],
+          ['not UTF-8', Buffer.concat([Buffer.from(`${pre}"a`), Buffer.from([0xc3, 0x28]), Buffer.from(`"${post}`)])],
+          ['cut short', `${pre}"x"${post}`.slice(0, 40)],
+        ] as const) {
+          calls++
+          const res = await fetch(world.mcpUrl, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-06-18', authorization: `Bearer ${token}` }, body: typeof body === 'string' ? body : new Uint8Array(body) })
+          expect(res.status, `${tool.name} ${label}`).toBe(400)
+          expect((await res.json()).error?.code, `${tool.name} ${label}`).toBe(-32700)
+        }
+        calls++
+        const within = (await client.callTool({ name: tool.name, arguments: { ...base, [first]: JSON.parse(`${'['.repeat(40)}${']'.repeat(40)}`) } })) as CallToolResult
+        if (within.isError) expect((within.structuredContent as { error?: { status: number } }).error?.status, `${tool.name} nested 40 deep`).toBeLessThan(500)
       }
       expect(calls).toBeGreaterThan(3_000)
       // The case that was an internal error: a NUL to search for is REST's 400.

@@ -159,6 +159,34 @@ describe.each(await targets())('/mcp over HTTP on %s', (target) => {
     expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"')
   })
 
+  // Issue 29, item 6: a body nested 8,000 levels deep was a 500 (a recursive walk overflowed the
+  // stack), one holding bytes that are not UTF-8 was read as U+FFFD. Both are JSON-RPC parse errors
+  // (400, -32700), as malformed JSON is, naming the problem; the tool never runs.
+  it('answers a body nested too deep, not UTF-8 or malformed with a JSON-RPC parse error, never a 500', async () => {
+    const token = await tokenFor(world, 'a', 'crm:read crm:write')
+    const call = (fields: string) => `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"create_record","arguments":{"kind":"account","fields":${fields}}}}`
+    const deepArray = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`
+    const deepObject = (n: number) => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`
+    const cases: Array<[string, string | Buffer, string]> = [
+      ['arrays 8,000 deep', call(`{"name":"x","custom_fields":{"deep":${deepArray(8000)}}}`), 'nesting_too_deep'],
+      ['objects 8,000 deep', call(`{"name":"x","custom_fields":${deepObject(8000)}}`), 'nesting_too_deep'],
+      ['a bare array 100,000 deep', deepArray(100_000), 'nesting_too_deep'],
+      ['objects 100,000 deep', deepObject(100_000), 'nesting_too_deep'],
+      ['a byte that is not UTF-8', Buffer.concat([Buffer.from(call('{"name":"a')), Buffer.from([0xff]), Buffer.from('"}}}}')]), 'invalid_encoding'],
+      ['an encoded surrogate', Buffer.concat([Buffer.from(call('{"name":"a')), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}}}}')]), 'invalid_encoding'],
+      ['malformed JSON', call('{"name":'), 'malformed_json'],
+    ]
+    for (const [label, body, problem] of cases) {
+      const res = await fetch(world.mcpUrl, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-06-18', authorization: `Bearer ${token}` }, body: typeof body === 'string' ? body : new Uint8Array(body) })
+      expect(res.status, label).toBe(400)
+      expect(res.headers.get('content-type'), label).toMatch(/^application\/json/)
+      const answer = await res.json()
+      expect(answer, label).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: /), data: { code: problem } } })
+    }
+    const accounts = await world.a.request({ method: 'GET', url: '/api/v1/accounts' })
+    expect(JSON.parse(accounts.body).data).toEqual([])
+  })
+
   it('answers CORS preflight for browser hosts and refuses oversize bodies with 413', async () => {
     const pre = await fetch(world.mcpUrl, {
       method: 'OPTIONS',

@@ -231,10 +231,19 @@ describe.each(await targets())('OAuth bad input on %s', (target) => {
       }
       expect(await countRows(h.app, 'oauth_tokens')).toBe(0)
       expect((await redeem(h.app, client, c)).statusCode).toBe(200)
-      // An unknown parameter with an undecodable name is just an unknown parameter: ignored.
+      // Bytes that are not UTF-8, even in an unknown parameter's name, are refused (never read as
+      // U+FFFD), with RFC 6749 error JSON that says so; the code is not spent and still redeems.
       const d = await obtainCode(admin, client)
-      const junk = await rawToken(`%FF=%FF&${query({ grant_type: 'authorization_code', code: d.code, code_verifier: d.verifier, redirect_uri: d.redirectUri })}${secretPost}`)
-      expect(junk.statusCode).toBe(200)
+      const grant = query({ grant_type: 'authorization_code', code: d.code, code_verifier: d.verifier, redirect_uri: d.redirectUri })
+      for (const junk of [`%FF=%FF&${grant}`, `${grant}&state=%C3%28`, `${grant}&x=%ED%A0%80`]) {
+        const refused = await rawToken(`${junk}${secretPost}`)
+        expect(refused.statusCode, junk).toBe(400)
+        expect(body(refused)).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('not valid UTF-8') })
+      }
+      const raw = await rawToken(Buffer.concat([Buffer.from(`${grant}&x=a`), Buffer.from([0xc3]), Buffer.from(secretPost)]) as unknown as string)
+      expect(raw.statusCode).toBe(400)
+      expect(body(raw).error_description).toContain('not valid UTF-8')
+      expect((await redeem(h.app, client, d)).statusCode).toBe(200)
     })
 
     it('revocation and introspection endpoints survive the same bad input', async () => {
@@ -323,6 +332,31 @@ describe.each(await targets())('OAuth bad input on %s', (target) => {
         const res = await register({ redirect_uris: [uri] })
         expect(res.statusCode, uri).toBe(201)
       }
+    })
+
+    // Issue 29, item 6: deep nesting was walked before anything refused it, and bytes that are not
+    // UTF-8 were stored as U+FFFD (a client_name). Both are RFC 6749 invalid_request JSON naming the
+    // problem, at registration and at the form endpoints alike; nothing is stored or issued.
+    it('bodies nested too deep or not UTF-8 are 400 invalid_request saying so, and store nothing', async () => {
+      const before = await countRows(h.app, 'oauth_clients')
+      let n = 0
+      const post = (url: string, payload: string | Buffer, type = 'application/json') =>
+        h.app.inject({ method: 'POST', url, payload, headers: { 'content-type': type }, remoteAddress: `203.0.113.${++n}` })
+      const deep = [`${'['.repeat(8000)}${']'.repeat(8000)}`, `{"redirect_uris":["https://app.example.test/cb"],"x":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`]
+      for (const [url, payload, type, says] of [
+        ['/api/oauth/register', deep[0], 'application/json', 'deeper than 64 levels'],
+        ['/api/oauth/register', deep[1], 'application/json', 'deeper than 64 levels'],
+        ['/api/oauth/token', deep[0], 'application/json', 'deeper than 64 levels'],
+        ['/api/oauth/register', Buffer.concat([Buffer.from('{"redirect_uris":["https://app.example.test/cb"],"client_name":"Caf'), Buffer.from([0xe9]), Buffer.from('"}')]), 'application/json', 'not valid UTF-8'],
+        ['/api/oauth/revoke', Buffer.concat([Buffer.from('token=crm_at_'), Buffer.from([0xe9])]), 'application/x-www-form-urlencoded', 'not valid UTF-8'],
+        ['/api/oauth/token', 'grant_type=refresh_token&refresh_token=crm_rt_%C0%AF', 'application/x-www-form-urlencoded', 'not valid UTF-8'],
+      ] as const) {
+        const res = await post(url, payload, type)
+        expect(res.statusCode, `${url} ${res.body}`).toBe(400)
+        expect(res.headers['content-type']).toMatch(/^application\/json/)
+        expect(body(res)).toEqual({ error: 'invalid_request', error_description: expect.stringContaining(says) })
+      }
+      expect(await countRows(h.app, 'oauth_clients')).toBe(before)
     })
 
     it('a registered scope list limits what can be authorized (invalid_scope beyond it)', async () => {

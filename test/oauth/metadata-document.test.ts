@@ -29,7 +29,7 @@ beforeAll(async () => {
     hits++
     const doc = documents.get(req.url ?? '')
     if (doc === undefined) return void res.writeHead(404).end()
-    res.writeHead(200, { 'content-type': 'application/json' }).end(typeof doc === 'string' ? doc : JSON.stringify(doc))
+    res.writeHead(200, { 'content-type': 'application/json' }).end(typeof doc === 'string' || Buffer.isBuffer(doc) ? doc : JSON.stringify(doc))
   })
   const port = await freePort()
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r))
@@ -83,6 +83,10 @@ describe.each(await targets())('Client ID Metadata Documents on %s', (target) =>
     ['a shared secret method', (url: string) => ({ client_id: url, client_name: 'X', redirect_uris: ['https://a.test/cb'], token_endpoint_auth_method: 'client_secret_basic' }), 'token_endpoint_auth_method none'],
     ['a plain-http redirect URI', (url: string) => ({ client_id: url, client_name: 'X', redirect_uris: ['http://evil.test/cb'] }), 'unacceptable redirect URI'],
     ['not JSON', () => '<html>', 'not valid JSON'],
+    // Its text is kept (jsonb) and its name shown: bytes that are not UTF-8, deep nesting and a NUL are refused, never stored as U+FFFD or a 500.
+    ['bytes that are not UTF-8', (url: string) => Buffer.concat([Buffer.from(`{"client_id":"${url}","client_name":"X`), Buffer.from([0xff]), Buffer.from('","redirect_uris":["https://a.test/cb"]}')]), 'is not valid UTF-8'],
+    ['arrays nested 7,000 levels deep', (url: string) => `{"client_id":"${url}","client_name":"X","redirect_uris":["https://a.test/cb"],"x":${'['.repeat(7000)}${']'.repeat(7000)}}`, 'deeper than 64 levels'],
+    ['a NUL in its name', (url: string) => ({ client_id: url, client_name: 'X\u0000Y', redirect_uris: ['https://a.test/cb'] }), 'client_name must not contain the NUL character'],
   ])('refuses a document with %s, without redirecting', async (_why, make, message) => {
     const file = `/${target}/bad-${Math.random().toString(36).slice(2)}.json`
     const clientId = `${base}${file}`

@@ -35,7 +35,8 @@ export function principalOf(auth: AuthContext): string {
 
 /**
  * JSON canonicalization (RFC 8785): object members sorted by their UTF-16 code units (§3.2.3),
- * numbers and strings as ECMAScript serializes them (§3.2.2), which JSON.stringify does.
+ * numbers and strings as ECMAScript serializes them (§3.2.2), which JSON.stringify does. Recursive,
+ * and bounded: bodies nest at most MAX_JSON_DEPTH levels (http/body-parsers.ts).
  */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
