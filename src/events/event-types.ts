@@ -5,6 +5,7 @@
  */
 import { kindsByName, recordSchema, type RecordKind } from '../records/index.ts'
 import { EVENT_CATALOGUE, type EventEntity } from './event-catalogue.ts'
+import { eventAuthorProperties } from './event.schemas.ts'
 
 /**
  * Raised only by a breaking change of a type's payload (a field removed or retyped); new fields
@@ -49,6 +50,7 @@ function payloadSchema(type: string, kind: RecordKind, previous: 'changed' | 'no
       type: { const: type },
       timestamp: { type: 'string', format: 'date-time' },
       organization_id: { type: 'string', format: 'uuid' },
+      ...eventAuthorProperties,
       data,
     },
     required: ['id', 'type', 'timestamp', 'organization_id', 'data'],

@@ -1,5 +1,24 @@
 /** The JSON schemas of journal events as the API shows them (named components in OpenAPI). */
 import { pageSchemaOf } from '../http/schemas.ts'
+import { CHANNELS } from '../records/index.ts'
+
+/** Who made a change (docs/webhooks.md, Event bodies). */
+export const eventActorSchema = {
+  title: 'EventActor',
+  type: 'object',
+  properties: {
+    user_id: { type: ['string', 'null'], format: 'uuid', description: 'The person who made the change (null for the service itself).' },
+    client_id: { type: ['string', 'null'], description: 'The API client whose token was used (null in the app, and for imports and migrations started there).' },
+    channel: { type: 'string', enum: [...CHANNELS], description: 'The door the change came in by: `app`, `api`, `mcp`, `import`, `migration` or `system`.' },
+  },
+  required: ['user_id', 'client_id', 'channel'],
+} as const
+
+/** The author of an event: who, and as part of which operation. Absent only on events written before they were kept. */
+export const eventAuthorProperties = {
+  actor: eventActorSchema,
+  operation_id: { type: 'string', format: 'uuid', description: 'Shared by every change of one request, batch, CSV import run or migration run.' },
+} as const
 
 /** The webhook body (docs/webhooks.md): the record after the change, and what it was before. */
 export const eventSchema = {
@@ -10,6 +29,7 @@ export const eventSchema = {
     type: { type: 'string', description: 'Event type, e.g. `opportunity.stage_changed`.' },
     timestamp: { type: 'string', format: 'date-time' },
     organization_id: { type: 'string', format: 'uuid' },
+    ...eventAuthorProperties,
     data: {
       type: 'object',
       properties: {
