@@ -21,10 +21,9 @@ import { refuseUnstorableText } from './http/unstorable-text.ts'
 import { registerIdempotency } from './http/idempotency/idempotency.hooks.ts'
 import { markRolesInDocument } from './http/roles.openapi.ts'
 import rateLimitPlugin from './http/rate-limit/rate-limit.plugin.ts'
-import { pipelineRoutes, recordRoutes, specialActionRoutes } from './records/index.ts'
+import { pipelineRoutes, pruneTombstones, recordRoutes, specialActionRoutes } from './records/index.ts'
 import { EventJournal, eventRoutes, eventsPlugin } from './events/index.ts'
-import { meRoutes } from './orgs/me.routes.ts'
-import { pageRoutes } from './orgs/pages.routes.ts'
+import { meRoutes, pageRoutes, sessionLookup } from './orgs/index.ts'
 import { webAppRoutes } from './http/web-app.ts'
 import { uuidv7 } from './shared/ids.ts'
 import { systemClock, type Clock } from './shared/clock.ts'
@@ -93,8 +92,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => clientUses.settled())
   const resourceMetadataUrl = `${config.publicUrl}/.well-known/oauth-protected-resource`
   const bearer = makeBearerCheck(opts.database.db, clock, resourcesOf(config.publicUrl), 'api', resourceMetadataUrl, clientUses)
+  const sessions = sessionLookup(opts.database.db)
   // Streams and downloads: caps, back-pressure, a stall limit, and access checked again while open.
-  await app.register(longLivedPlugin, { limits: config.streams, recheck: accessRecheck(bearer) })
+  await app.register(longLivedPlugin, { limits: config.streams, recheck: accessRecheck(bearer, sessions) })
   await registerCors(app)
   await app.register(cookie)
   await app.register(housekeepingPlugin, { clock })
@@ -104,6 +104,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(openapiPlugin, { publicUrl: config.publicUrl })
   // The path of a change (docs/architecture.md): records write through the journal; events number
   // what it holds; webhooks subscribe to it (their deliveries are written with the events).
+  // Tombstones of deleted records after TOMBSTONE_DAYS (records has no plugin of its own).
+  app.housekeeping.add('record tombstones', (now) => pruneTombstones(app.db, now))
   const journal = new EventJournal()
   app.decorate('changeJournal', journal)
   await app.register(eventsPlugin, { journal })
@@ -114,7 +116,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   await app.register(pageRoutes)
   await app.register(invitationPageRoutes)
-  await app.register(webAppRoutes)
+  await app.register(webAppRoutes, { sessions })
   await app.register(oauthServer, { clock })
   // MCP hosts authenticate with bearer tokens for /mcp only; outside /api/v1 and its session cookies.
   await app.register(mcpRoutes, { clock, clientUses })
@@ -128,7 +130,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       api.addHook('onRequest', async (request, reply) => {
         reply.header('cache-control', 'no-store')
       })
-      api.addHook('onRequest', authenticate({ bearer, challenge }))
+      api.addHook('onRequest', authenticate({ bearer, sessions, challenge }))
       api.addHook('preValidation', refuseUnstorableText)
       // Before any route: it attaches itself to each write route as it is registered.
       registerIdempotency(api, { clock, leaseSeconds: config.idempotencyLeaseSeconds, crashBeforeAnswer: config.testFaults.has('crash-before-answer') })

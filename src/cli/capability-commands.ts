@@ -2,7 +2,7 @@
 import type { CliCommand } from './main.ts'
 import { createOrgClient } from '../oauth/index.ts'
 import { isUuid } from '../shared/ids.ts'
-import { findOrganization } from '../orgs/org.repository.ts'
+import { findOrganization } from '../orgs/index.ts'
 import { NotFound } from '../shared/errors.ts'
 
 class ArgumentError extends Error {}

@@ -12,7 +12,7 @@ import { migrateToLatest } from '../db/migrate.ts'
 import { DataDirLockedError } from '../db/data-dir-lock.ts'
 import { ProblemError } from '../shared/errors.ts'
 import { isUuid } from '../shared/ids.ts'
-import { addUserToOrganization, createOrganizationWithAdmin } from '../orgs/org.service.ts'
+import { addUserToOrganization, createOrganizationWithAdmin } from '../orgs/index.ts'
 import { cliCommandsFromCapabilities } from './capability-commands.ts'
 
 export class UsageError extends Error {}

@@ -6,6 +6,7 @@
  * (GET /events, /events/stream) and as a record's history (GET /{kind}/{id}/events). Subscribers
  * (webhooks) add their rows to the journal's statement and are woken when there is news.
  */
+import { pruneEvents } from './journal.repository.ts'
 import fp from 'fastify-plugin'
 import { CompiledQuery } from 'kysely'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
@@ -48,6 +49,7 @@ declare module 'fastify' {
 export const eventsPlugin = fp(
   async (app, opts: { journal: EventJournal }) => {
     const { journal } = opts
+    app.housekeeping.add('event journal', (now) => pruneEvents(app.db, now, app.config.eventRetentionDays))
     const wakeups = new FeedWakeups()
     app.decorate('eventFeedWakeups', wakeups)
     app.addHook('preClose', async () => wakeups.close())
@@ -81,7 +83,7 @@ export const eventsPlugin = fp(
       await sequencer?.stop()
     })
   },
-  { name: 'events', dependencies: ['database'] },
+  { name: 'events', dependencies: ['database', 'housekeeping'] },
 )
 
 const NOTIFY_SPACING_MS = 2

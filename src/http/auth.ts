@@ -9,8 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthContext, Scope } from '../shared/auth-context.ts'
 import { ALL_SCOPES } from '../shared/auth-context.ts'
 import { Forbidden, Unauthenticated } from '../shared/errors.ts'
-import type { BearerTokenRow } from '../oauth/token.repository.ts'
-import { csrfMatches, findSession, sessionRoleIn, SESSION_COOKIE } from '../orgs/session.service.ts'
+import { constantTimeEqual } from '../shared/ids.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,6 +26,27 @@ declare module 'fastify' {
   }
 }
 
+/** The row a bearer lookup statement returns: opaque here, judged by the OAuth capability's `accept`. */
+export type BearerRow = Record<string, unknown>
+
+/** A browser session as the request sees it; the orgs capability looks it up. */
+export interface SessionInfo {
+  userId: string
+  orgId: string
+  role: 'admin' | 'member'
+  csrfToken: string
+}
+
+/** Browser sessions, supplied by the orgs capability (like the bearer check by OAuth). */
+export interface SessionLookup {
+  /** The cookie that carries the session token. */
+  cookie: string
+  /** The session, still valid, with the person's role in its active organization; null otherwise. */
+  find(token: string): Promise<SessionInfo | null>
+  /** The person's role in `orgId` while the session is valid and they are a member there; null otherwise. */
+  roleIn(token: string, orgId: string): Promise<'admin' | 'member' | null>
+}
+
 /** Bearer verification is supplied by the OAuth capability. */
 export type BearerVerifier = (request: FastifyRequest, token: string) => Promise<AuthContext>
 
@@ -39,7 +59,7 @@ export interface PresentedBearer {
   /** The lookup of the two-step check, $1 the hash and $2 the time: its row is what `accept` judges. */
   lookupSql: string
   /** The row found (null: no token valid now) as an AuthContext, or 401 invalid_token as the two-step check answers. */
-  accept(row: BearerTokenRow | null): AuthContext
+  accept(row: BearerRow | null): AuthContext
 }
 
 export interface BearerCheck {
@@ -54,7 +74,7 @@ export type Credential = { kind: 'bearer'; token: string } | { kind: 'session'; 
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-export function authenticate(options: { bearer: BearerCheck; challenge: () => Record<string, string> }) {
+export function authenticate(options: { bearer: BearerCheck; sessions: SessionLookup; challenge: () => Record<string, string> }) {
   return async function authenticateRequest(request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization
     if (header !== undefined) {
@@ -68,12 +88,12 @@ export function authenticate(options: { bearer: BearerCheck; challenge: () => Re
       }
       return
     }
-    const token = request.cookies[SESSION_COOKIE]
+    const token = request.cookies[options.sessions.cookie]
     if (token) {
-      const session = await findSession(request.server.db, token)
+      const session = await options.sessions.find(token)
       if (session) {
         // A cookie is sent by the browser on cross-site requests too: writes must prove they come from our UI.
-        if (!SAFE_METHODS.has(request.method) && !csrfMatches(session, request.headers['x-csrf-token'] as string | undefined)) {
+        if (!SAFE_METHODS.has(request.method) && !csrfMatches(session.csrfToken, request.headers['x-csrf-token'])) {
           throw new Forbidden('Send the x-csrf-token header (from GET /api/v1/me) with every change made with a session cookie.', 'csrf_failed')
         }
         request.sessionToken = token
@@ -91,7 +111,11 @@ export function authenticate(options: { bearer: BearerCheck; challenge: () => Re
  * today, or null when it no longer grants access (token expired or revoked, client revoked, person
  * removed, session ended). Long-lived responses call it periodically (http/long-lived).
  */
-export function accessRecheck(bearer: BearerCheck) {
+function csrfMatches(expected: string, presented: string | string[] | undefined): boolean {
+  return typeof presented === 'string' && constantTimeEqual(expected, presented)
+}
+
+export function accessRecheck(bearer: BearerCheck, sessions: SessionLookup) {
   return async function recheck(request: FastifyRequest): Promise<AuthContext | null> {
     const credential = request.credential
     const orgId = request.auth?.orgId
@@ -104,7 +128,7 @@ export function accessRecheck(bearer: BearerCheck) {
         throw err
       }
     }
-    const role = await sessionRoleIn(request.server.db, credential.token, orgId)
+    const role = await sessions.roleIn(credential.token, orgId)
     return role === null ? null : { ...request.auth!, role }
   }
 }

@@ -7,19 +7,19 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance } from 'fastify'
 import fastifyStatic from '@fastify/static'
-import { findSession, SESSION_COOKIE } from '../orgs/session.service.ts'
+import type { SessionLookup } from './auth.ts'
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist')
 
-export async function webAppRoutes(app: FastifyInstance): Promise<void> {
+export async function webAppRoutes(app: FastifyInstance, opts: { sessions: SessionLookup }): Promise<void> {
   const indexFile = path.join(WEB_DIST, 'index.html')
   const hasBuild = fs.existsSync(indexFile)
   if (hasBuild) {
     await app.register(fastifyStatic, { root: path.join(WEB_DIST, 'assets'), prefix: '/app/assets/', decorateReply: false, immutable: true, maxAge: '365d' })
   }
   const serveIndex = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
-    const token = request.cookies[SESSION_COOKIE]
-    if (!token || !(await findSession(app.db, token))) {
+    const token = request.cookies[opts.sessions.cookie]
+    if (!token || !(await opts.sessions.find(token))) {
       return reply.redirect(`/sign-in?return_to=${encodeURIComponent(request.url)}`, 303)
     }
     if (!hasBuild) {

@@ -1,5 +1,5 @@
 /** The invitation email: plain text and a simple HTML version carrying the same link. */
-import { escapeHtml } from '../orgs/html.ts'
+import { escapeHtml } from '../orgs/index.ts'
 import { BRAND_COLORS, FONT_FAMILY } from '../shared/brand.ts'
 import type { OutgoingMail } from '../mail/mailer.ts'
 

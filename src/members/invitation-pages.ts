@@ -1,5 +1,5 @@
 /** The pages at an invitation link: join (three ways), and what a used, withdrawn, expired or unknown link shows. */
-import { escapeHtml, page } from '../orgs/html.ts'
+import { escapeHtml, page } from '../orgs/index.ts'
 import type { LinkedInvitation } from './invitation.repository.ts'
 
 /** How the person at the link joins: a new account, an account to sign in to, or the account already signed in. */

@@ -5,8 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely'
 import type { DB } from '../db/database.ts'
-import { emailKey } from '../orgs/org.repository.ts'
-import { checkPersonInput } from '../orgs/org.service.ts'
+import { emailKey, checkPersonInput } from '../orgs/index.ts'
 import { hashPassword } from '../shared/passwords.ts'
 import { uuidv7 } from '../shared/ids.ts'
 import { claimInvitation, type LinkedInvitation } from './invitation.repository.ts'

@@ -40,7 +40,7 @@ export function makeBearerCheck(db: Kysely<DB>, clock: Clock, resources: Resourc
   function present(token: string): PresentedBearer {
     if (!token.startsWith(ACCESS_TOKEN_PREFIX)) throw invalid('not one this server issued')
     const now = clock.now()
-    return { tokenHash: sha256(token), now, servedBy, lookupSql: FIND_BEARER_SQL, accept: (row) => accept(row, now) }
+    return { tokenHash: sha256(token), now, servedBy, lookupSql: FIND_BEARER_SQL, accept: (row) => accept(row as BearerTokenRow | null, now) }
   }
   return {
     present,

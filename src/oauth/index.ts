@@ -3,6 +3,7 @@
  * registration, revocation and introspection endpoints, the discovery documents, Settings -> API,
  * and the bearer check the resource server (REST API, /mcp) uses. This file is its only door.
  */
+import { pruneExpiredOAuthRows } from './token.repository.ts'
 import type { FastifyInstance } from 'fastify'
 import type { Clock } from '../shared/clock.ts'
 import { BodyRefused } from '../http/body-parsers.ts'
@@ -20,6 +21,8 @@ export { createOrgClient } from './client.service.ts'
 
 /** Public endpoints of the authorization server (outside /api/v1, no bearer hook). */
 export async function oauthServer(app: FastifyInstance, opts: { clock: Clock }): Promise<void> {
+  // Codes and tokens a day past their expiry (housekeeping's hourly run).
+  app.housekeeping.add('oauth codes and tokens', (now) => pruneExpiredOAuthRows(app.db, now))
   const { oauthDynamicRegistration } = app.config
   await app.register(authorizeRoutes, { clock: opts.clock })
   await app.register(discoveryRoutes)

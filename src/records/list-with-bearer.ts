@@ -20,7 +20,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { PresentedBearer } from '../http/auth.ts'
 import { CompiledQuery } from 'kysely'
-import type { BearerTokenRow } from '../oauth/token.repository.ts'
+import type { BearerRow } from '../http/auth.ts'
 import type { RecordKind } from './record-kind.ts'
 import { erpShownSql, scopesToUseFields } from './record-access.ts'
 import { fieldsUsed, listOptionsOf } from './record-query.ts'
@@ -43,7 +43,7 @@ export async function listWithBearer(request: FastifyRequest, reply: FastifyRepl
   // Custom field filters are read by the organization's definitions, known only once the token is:
   // such lists take the two-step path.
   const twoStep = async () => {
-    const found = await db.executeQuery<BearerTokenRow>(CompiledQuery.raw(presented.lookupSql, [presented.tokenHash, presented.now.toISOString()]))
+    const found = await db.executeQuery<BearerRow>(CompiledQuery.raw(presented.lookupSql, [presented.tokenHash, presented.now.toISOString()]))
     request.auth = presented.accept(found.rows[0] ?? null)
     await checks.read(request, reply)
     await request.server.admitRequest(request, reply)
@@ -61,7 +61,7 @@ export async function listWithBearer(request: FastifyRequest, reply: FastifyRepl
   }
   const { text, params } = bearerListStatement(presented, kind, opts)
   const row = (await db.executeQuery<BearerListRow>(CompiledQuery.raw(text, params))).rows[0]
-  request.auth = presented.accept(row.token === null ? null : (JSON.parse(row.token) as BearerTokenRow))
+  request.auth = presented.accept(row.token === null ? null : (JSON.parse(row.token) as BearerRow))
   await checks.read(request, reply)
   await request.server.admitRequest(request, reply)
   await checks.erp?.(request, reply)

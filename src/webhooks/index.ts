@@ -5,6 +5,7 @@
  * (delivery.repository), the background sender (dispatcher) with its retry policy and signing,
  * filters on the record (filter/), and replays of the event journal to an endpoint (replay/).
  */
+import { pruneDeliveries } from './delivery.repository.ts'
 import fp from 'fastify-plugin'
 import type { Clock } from '../shared/clock.ts'
 import type { EventJournal } from '../events/index.ts'
@@ -31,9 +32,14 @@ declare module 'fastify' {
  * The outbox (a subscriber of the change journal: deliveries are written with the events) and,
  * unless this process only serves HTTP, the dispatcher, which the journal wakes when there is news.
  */
+/** How long the delivery log keeps a finished delivery. */
+const DELIVERY_LOG_DAYS = 30
+
 export const webhooksPlugin = fp(
   async (app, opts: { clock: Clock; journal: EventJournal }) => {
     const unsubscribeOutbox = opts.journal.subscribe({ alongside: deliveriesOfEvents })
+    // The delivery log of deliveries finished more than DELIVERY_LOG_DAYS ago.
+    app.housekeeping.add('webhook deliveries', (now) => pruneDeliveries(app.db, new Date(now.getTime() - DELIVERY_LOG_DAYS * 86400 * 1000)))
     app.addHook('onClose', async () => unsubscribeOutbox())
     app.decorate('webhookDispatcher', null)
     app.decorate('webhookReplays', null)
@@ -77,5 +83,5 @@ export const webhooksPlugin = fp(
       await dispatcherDb?.close()
     })
   },
-  { name: 'webhooks', dependencies: ['database'] },
+  { name: 'webhooks', dependencies: ['database', 'housekeeping'] },
 )

@@ -98,5 +98,5 @@ describe.each(await targets())('keyed writes across a crash on %s', (target) => 
     expect(types.filter((t) => t === 'account.created')).toHaveLength(300)
     expect(types.filter((t) => t === 'contact.created')).toHaveLength(1)
     expect(types.filter((t) => t === 'contact.updated')).toHaveLength(1)
-  })
+  }, 300_000)
 })

@@ -159,5 +159,5 @@ describe.each(await targets())('stalled stream readers on %s', (target) => {
     const fresh = await fetch(`http://127.0.0.1:${port}/api/v1/events/stream?after=${EVENTS - 1}`, { headers: { cookie: seeded.cookie }, signal: AbortSignal.timeout(5000) })
     expect(fresh.status).toBe(200)
     await fresh.body?.cancel()
-  })
+  }, 300_000)
 })

@@ -6,7 +6,7 @@
  * Refusals and errors land on the wizard too, with the reason in words.
  */
 import type { FastifyInstance } from 'fastify'
-import { findSession, SESSION_COOKIE } from '../../orgs/session.service.ts'
+import { findSession, SESSION_COOKIE } from '../../orgs/index.ts'
 import { ALL_SCOPES } from '../../shared/auth-context.ts'
 import { startAnalysis } from '../migration.service.ts'
 import { exchangeCode } from '../source/source-connection.ts'

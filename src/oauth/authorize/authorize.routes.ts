@@ -5,8 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { randomSecret, sha256, constantTimeEqual } from '../../shared/ids.ts'
-import { findSession, SESSION_COOKIE } from '../../orgs/session.service.ts'
-import { findUserById, listMembershipsOfUser } from '../../orgs/org.repository.ts'
+import { findSession, SESSION_COOKIE, findUserById, listMembershipsOfUser } from '../../orgs/index.ts'
 import { AUTHORIZATION_CODE_TTL_SECONDS, SECRET_BYTES } from '../oauth.defaults.ts'
 import { AccessDenied, InvalidRequest, OAuthError } from '../oauth.errors.ts'
 import { ensureClientAccess, findClientAccess } from '../client.repository.ts'

@@ -3,7 +3,7 @@
  * the organization (a choice when the person belongs to several) and every scope in plain words.
  * The form carries the request back, plus the session's CSRF token.
  */
-import { escapeHtml, page } from '../../orgs/html.ts'
+import { escapeHtml, page } from '../../orgs/index.ts'
 import { SCOPE_DESCRIPTIONS } from '../oauth.defaults.ts'
 import { AUTHORIZE_PARAM_NAMES, type AuthorizeContext } from './authorize-request.ts'
 
