@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { Config } from '../config.ts'
 import type { BearerVerifier } from '../http/auth.ts'
-import { SUPPORTED_SCOPES } from '../oauth/oauth.defaults.ts'
+import { SUPPORTED_SCOPES } from '../oauth/index.ts'
 import type { Scope } from '../shared/auth-context.ts'
 import { Forbidden, Unauthenticated } from '../shared/errors.ts'
 import { toolsByName } from './mcp-server.ts'

@@ -1,7 +1,7 @@
 /** The invitation email: plain text and a simple HTML version carrying the same link. */
 import { escapeHtml } from '../orgs/index.ts'
 import { BRAND_COLORS, FONT_FAMILY } from '../shared/brand.ts'
-import type { OutgoingMail } from '../mail/mailer.ts'
+import type { OutgoingMail } from '../mail/index.ts'
 
 export function invitationEmail(input: { to: string; orgName: string; inviterName: string; role: 'admin' | 'member'; url: string; expiresAt: Date }): OutgoingMail {
   const roleText = input.role === 'admin' ? 'an administrator' : 'a member'

@@ -13,6 +13,8 @@ import { releaseAllLeases } from './migration.repository.ts'
 import { startMigrationRunner, type MigrationRunner } from './runner/runner.ts'
 import { configureSourceOutbound } from './source/source-outbound.ts'
 
+// The source platform's field catalogue: CSV imports map a source export's column names with it.
+export { CATALOGUE } from './mapping/catalogue.ts'
 export { migrationRoutes } from './migration.routes.ts'
 export { migrationEventRoutes } from './migration-events.routes.ts'
 export { connectCallbackRoutes } from './connect/connect.routes.ts'
