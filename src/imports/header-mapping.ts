@@ -6,7 +6,7 @@
  * the migration would). Pure, with no server code behind it: the web app proposes the same
  * mapping before a person reviews it, and the import uses it when the request gives none.
  */
-import { CATALOGUE } from '../migration/index.ts'
+import { CATALOGUE } from '../migration/contracts.ts'
 import type { CustomFieldDefinition, FieldDef, KindName, RecordKind } from '../records/index.ts'
 
 /** What `dedupe_by` may name: a matching record is updated instead of a new one created. */

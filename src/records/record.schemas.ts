@@ -5,7 +5,7 @@
 import { cursorSchema, limitSchema, pageSchemaOf, UUID_TEXT, uuidSchema } from '../http/schemas.ts'
 import type { FieldDef, RecordKind } from './record-kind.ts'
 import { listParamSchemas } from './list-params.ts'
-import { customFilterParamSchemas } from './custom-fields/custom-filters.ts'
+import { customFilterParamSchemas } from './custom-fields/custom-filter-params.ts'
 import { MAX_IDS_FILTER } from './list-limits.ts'
 import { NOT_BLANK_PATTERN, notBlankSchema } from '../shared/required-text.ts'
 

@@ -11,8 +11,7 @@ import {
   IconCalendarEvent,
   type IconProps,
 } from '@tabler/icons-react'
-import { kindsByName } from '../../src/records/kinds/index.ts'
-import type { FieldDef, KindName, RecordKind } from '../../src/records/record-kind.ts'
+import { kindsByName, type FieldDef, type KindName, type RecordKind } from '../../src/web-contracts.ts'
 
 export type { FieldDef, KindName, RecordKind }
 

@@ -1,7 +1,7 @@
 // The Mantine theme of the web app. Its type and colours are the brand's (src/shared/brand.ts),
 // which the server-rendered pages share.
 import { createTheme, Select } from '@mantine/core'
-import { FONT_FAMILY } from '../../src/shared/brand.ts'
+import { FONT_FAMILY } from '../../src/web-contracts.ts'
 
 export const theme = createTheme({
   primaryColor: 'teal',

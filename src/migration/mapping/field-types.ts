@@ -3,7 +3,7 @@
  * lost on the way. The catalogue, the automatic mapping and the validation of user overrides all
  * ask this one table, so a mapping the analysis proposes is always one a user could choose too.
  */
-import { kindsByName, type FieldDef, type KindName } from '../../records/index.ts'
+import { kindsByName, type FieldDef, type KindName } from '../../records/contracts.ts'
 import type { SourceField, Transform } from '../migration.types.ts'
 
 /** Target fields the importer numbers or fills itself: never a mapping target. */

@@ -847,7 +847,7 @@ export interface paths {
         };
         /**
          * Stream the change feed (Server-Sent Events)
-         * @description text/event-stream: each event as `id: <seq>`, `event: <type>`, `data: <event JSON>`. Reconnect with the Last-Event-ID header (EventSource does) to resume after the last event received.
+         * @description text/event-stream: each event as `id: <seq>`, `event: <type>`, `data: <event JSON>`. Reconnect with the Last-Event-ID header (EventSource does) to resume after the last event received. A stream counts against the caps on open streams (429 `too_many_streams` past them), ends for a reader that stops reading for the stall limit, and ends with an `access_ended` event within seconds of its access ending (docs/api.md, Long-lived responses).
          */
         get: operations["streamEvents"];
         put?: never;
@@ -3631,6 +3631,7 @@ export interface components {
         };
         /** Event */
         Event: {
+            actor?: components["schemas"]["EventActor"];
             data: {
                 /** @description The record after the change (as deleted, for `.deleted`). */
                 object: {
@@ -3643,12 +3644,32 @@ export interface components {
             };
             /** Format: uuid */
             id: string;
+            /**
+             * Format: uuid
+             * @description Shared by every change of one request, batch, CSV import run or migration run.
+             */
+            operation_id?: string;
             /** Format: uuid */
             organization_id: string;
             /** Format: date-time */
             timestamp: string;
             /** @description Event type, e.g. `opportunity.stage_changed`. */
             type: string;
+        };
+        /** EventActor */
+        EventActor: {
+            /**
+             * @description The door the change came in by: `app`, `api`, `mcp`, `import`, `migration` or `system`.
+             * @enum {string}
+             */
+            channel: "app" | "api" | "mcp" | "import" | "migration" | "system";
+            /** @description The API client whose token was used (null in the app, and for imports and migrations started there). */
+            client_id: string | null;
+            /**
+             * Format: uuid
+             * @description The person who made the change (null for the service itself).
+             */
+            user_id: string | null;
         };
         /** EventFeedPage */
         EventFeedPage: {
@@ -3689,6 +3710,7 @@ export interface components {
         };
         /** FeedEvent */
         FeedEvent: {
+            actor?: components["schemas"]["EventActor"];
             data: {
                 /** @description The record after the change (as deleted, for `.deleted`). */
                 object: {
@@ -3701,6 +3723,11 @@ export interface components {
             };
             /** Format: uuid */
             id: string;
+            /**
+             * Format: uuid
+             * @description Shared by every change of one request, batch, CSV import run or migration run.
+             */
+            operation_id?: string;
             /** Format: uuid */
             organization_id: string;
             /** @description The position in the organization's journal: 1, 2, 3, ... */
@@ -11506,12 +11533,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            /** @description RFC 9457 problem details */
             429: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14212,15 +14249,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            /** @description RFC 9457 problem details */
             429: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };

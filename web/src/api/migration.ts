@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react'
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { cairn, call, type Page, type Schemas } from './client.ts'
-import type { AnalysisReport, IssueKind, MigrationConfig, MigrationIssue, MigrationView, SourceEnvironment } from '../../../src/migration/migration.types.ts'
+import { type AnalysisReport, type IssueKind, type MigrationConfig, type MigrationIssue, type MigrationView, type SourceEnvironment } from '../../../src/web-contracts.ts'
 
 // The document shows a migration's configuration, summary and report as open objects, so the app
 // reads them as the server's own shapes (type-only exports vanish from the bundle).
@@ -22,7 +22,7 @@ export type {
   RiskItem,
   SourceEnvironment,
   ValidationRow,
-} from '../../../src/migration/migration.types.ts'
+} from '../../../src/web-contracts.ts'
 
 export type TokenConnection = Schemas['MigrationSource']
 

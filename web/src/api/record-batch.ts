@@ -5,7 +5,7 @@
 import { ApiError } from './client.ts'
 import { fetchRecordPage } from './records.ts'
 import type { CrmRecord, RecordKind } from '../kinds.ts'
-import { MAX_IDS_FILTER as MAX_IDS } from '../../../src/records/list-limits.ts'
+import { MAX_IDS_FILTER as MAX_IDS } from '../../../src/web-contracts.ts'
 
 interface Waiter {
   resolve: (record: CrmRecord) => void

@@ -1,7 +1,7 @@
 // The mark and wordmark of the header: the same SVG and name as the server-rendered pages
 // (src/shared/brand.ts), so sign-in and the app carry one brand.
 import { Group, Text } from '@mantine/core'
-import { BRAND_NAME, markSvg } from '../../../src/shared/brand.ts'
+import { BRAND_NAME, markSvg } from '../../../src/web-contracts.ts'
 
 // Our own constant markup, never data: safe to set as HTML.
 const MARK = { __html: markSvg(30) }

@@ -7,7 +7,7 @@ import { ApiError, cairn, call, type Page } from '../../api/client.ts'
 import { useMe } from '../../api/queries.ts'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { formatDateTime, type CrmRecord } from '../../kinds.ts'
-import { isBlank } from '../../../../src/shared/required-text.ts'
+import { isBlank } from '../../../../src/web-contracts.ts'
 
 /** Also the prefix of the thread's count (the record page's Comments tab): adding refreshes both. */
 export const commentsKey = (caseId: string) => ['case-comments', caseId] as const

@@ -4,7 +4,7 @@ import { IconAlertTriangle } from '@tabler/icons-react'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { cairn, call } from '../../api/client.ts'
 import { storeRecord } from '../../api/queries.ts'
-import { caseKind } from '../../../../src/records/kinds/index.ts'
+import { caseKind } from '../../../../src/web-contracts.ts'
 import type { CrmRecord } from '../../kinds.ts'
 
 export function EscalateButton({ record }: { record: CrmRecord }) {

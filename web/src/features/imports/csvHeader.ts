@@ -2,7 +2,7 @@
 // header and a sample row, from the file's first 256 KiB (csv-parse with the line breaks the server
 // reads: every kind ends a row, so the preview shows the rows the import will have).
 import { parse } from 'csv-parse/browser/esm/sync'
-import { LINE_BREAKS } from '../../../../src/imports/line-breaks.ts'
+import { LINE_BREAKS } from '../../../../src/web-contracts.ts'
 
 const HEAD_BYTES = 256 * 1024
 

@@ -8,9 +8,8 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { cairn, call } from '../../api/client.ts'
 import { storeRecord } from '../../api/queries.ts'
-import { accountKind, contactKind, leadKind, opportunityKind } from '../../../../src/records/kinds/index.ts'
+import { accountKind, contactKind, leadKind, opportunityKind, isBlank } from '../../../../src/web-contracts.ts'
 import { recordTitle, type CrmRecord } from '../../kinds.ts'
-import { isBlank } from '../../../../src/shared/required-text.ts'
 
 interface Converted {
   lead: CrmRecord

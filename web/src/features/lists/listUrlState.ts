@@ -1,7 +1,7 @@
 // A list's view as URL search params, so a view is a link: `q`, `sort` (field or -field), equality
 // filters (`stage=proposal`, `account_id=...`), ranges (`amount[gte]=1000`), and `cursor`, the
 // page's start. Everything but the cursor is also what the count takes.
-import { rangeFields, sortFields, type ListField } from '../../../../src/records/list-params.ts'
+import { rangeFields, sortFields, type ListField } from '../../../../src/web-contracts.ts'
 import type { ListParams } from '../../api/queries.ts'
 import type { RecordKind } from '../../kinds.ts'
 

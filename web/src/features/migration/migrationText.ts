@@ -1,6 +1,6 @@
 // Plain-language text of the migration wizard: status, compatibility and severity labels with
 // their colours, the wizard step a migration is at, and numbers and durations as people read them.
-import { kindsByName } from '../../../../src/records/kinds/index.ts'
+import { kindsByName } from '../../../../src/web-contracts.ts'
 import type { KindName } from '../../kinds.ts'
 import type { FieldMapping, MigrationStatus, MigrationView, ObjectAnalysis, ObjectProgress, RiskItem, SourceEnvironment } from '../../api/migration.ts'
 

@@ -1,6 +1,6 @@
 // An opportunity's stage as a segmented control; choosing a stage PATCHes `stage`.
 import { Group, Paper, SegmentedControl, Text } from '@mantine/core'
-import { opportunityKind, OPPORTUNITY_STAGES } from '../../../../src/records/kinds/opportunity.kind.ts'
+import { opportunityKind, OPPORTUNITY_STAGES } from '../../../../src/web-contracts.ts'
 import { useUpdateRecord } from '../../api/queries.ts'
 import { humanize, type CrmRecord } from '../../kinds.ts'
 

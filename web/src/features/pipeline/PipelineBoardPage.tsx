@@ -20,7 +20,7 @@ import { Alert, Badge, Button, EmptyState, Group, Paper, ScrollArea, Text } from
 import { IconAlertCircle, IconList, IconPlus, IconTargetArrow } from '@tabler/icons-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
-import { OPPORTUNITY_STAGES, opportunityKind } from '../../../../src/records/kinds/opportunity.kind.ts'
+import { OPPORTUNITY_STAGES, opportunityKind } from '../../../../src/web-contracts.ts'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { PageHeader } from '../../components/PageHeader.tsx'
 import { humanize, recordTitle, type CrmRecord } from '../../kinds.ts'

@@ -2,7 +2,7 @@
 // database) and each column's cards (the opportunities of one stage, keyset-paged, newest first).
 // Keys sit under ['records', 'opportunities'], so every opportunity write refreshes them.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
-import { opportunityKind } from '../../../../src/records/kinds/opportunity.kind.ts'
+import { opportunityKind } from '../../../../src/web-contracts.ts'
 import { cairn, call, type Schemas } from '../../api/client.ts'
 import { fetchRecordPage } from '../../api/records.ts'
 

@@ -3,7 +3,7 @@
 // if the service refuses.
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query'
 import { useState } from 'react'
-import { opportunityKind } from '../../../../src/records/kinds/opportunity.kind.ts'
+import { opportunityKind } from '../../../../src/web-contracts.ts'
 import type { Page } from '../../api/client.ts'
 import { storeRecord } from '../../api/queries.ts'
 import { updateRecord } from '../../api/records.ts'

@@ -1,7 +1,7 @@
 // A link to a referenced record, labelled with that record's title (fetched in batches and cached).
 import { Anchor, Skeleton, Text } from '@mantine/core'
 import { Link } from 'react-router'
-import { kindsByName } from '../../../../src/records/kinds/index.ts'
+import { kindsByName } from '../../../../src/web-contracts.ts'
 import { useReferencedRecord } from '../../api/queries.ts'
 import { recordTitle, type KindName } from '../../kinds.ts'
 

@@ -3,7 +3,7 @@
 import { Loader, Select } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { useMemo, useState } from 'react'
-import { kindsByName } from '../../../../src/records/kinds/index.ts'
+import { kindsByName } from '../../../../src/web-contracts.ts'
 import { useRecord, useRecordOptions } from '../../api/queries.ts'
 import { recordTitle, type FieldDef } from '../../kinds.ts'
 

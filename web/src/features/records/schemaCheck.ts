@@ -3,7 +3,7 @@
 // shows field errors before anything is sent. The app's content security policy forbids generated
 // code (no 'unsafe-eval'), so this interprets the keywords those schemas use instead of compiling
 // them; a keyword it does not know is left to the server, whose errors the form maps back to fields.
-import { BLANK_MESSAGE, isBlank, NOT_BLANK_PATTERN } from '../../../../src/shared/required-text.ts'
+import { BLANK_MESSAGE, isBlank, NOT_BLANK_PATTERN } from '../../../../src/web-contracts.ts'
 
 type Schema = Record<string, unknown>
 

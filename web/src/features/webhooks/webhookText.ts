@@ -1,5 +1,5 @@
 // Plain-language text of the webhook settings: entity and event labels, status colours.
-import { EVENT_CATALOGUE, type EventEntity } from '../../../../src/events/event-catalogue.ts'
+import { EVENT_CATALOGUE, type EventEntity } from '../../../../src/web-contracts.ts'
 import type { Delivery } from '../../api/webhooks.ts'
 
 export const ENTITY_LABELS: Record<EventEntity, string> = {

@@ -1,10 +1,7 @@
 // The Configure form's logic, apart from its controls: where it starts, selecting objects (comments
 // follow their cases), the choices a field offers and which of them is an override worth storing,
 // and the server's validation errors sorted to the settings they name.
-import { defaultConfig, STEP_BY_OBJECT } from '../../../../../src/migration/migration.defaults.ts'
-import { sourceFieldOf } from '../../../../../src/migration/mapping/auto-map.ts'
-import { compatibility, isImportableTarget } from '../../../../../src/migration/mapping/field-types.ts'
-import { kindsByName } from '../../../../../src/records/kinds/index.ts'
+import { defaultConfig, STEP_BY_OBJECT, sourceFieldOf, compatibility, isImportableTarget, kindsByName } from '../../../../../src/web-contracts.ts'
 import { ApiError, type FieldError } from '../../../api/client.ts'
 import type { AnalysisReport, FieldMapping, FieldOverride, MigrationConfig, MigrationView, ObjectAnalysis } from '../../../api/migration.ts'
 import type { KindName } from '../../../kinds.ts'

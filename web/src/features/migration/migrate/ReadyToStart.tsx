@@ -2,7 +2,7 @@
 // The import runs in the background; the page follows it live.
 import { Alert, Badge, Button, Group, List, Paper, Stack, Table, Text, Title } from '@mantine/core'
 import { IconPlayerPlay, IconSettings } from '@tabler/icons-react'
-import { IMPORT_ORDER } from '../../../../../src/migration/migration.defaults.ts'
+import { IMPORT_ORDER } from '../../../../../src/web-contracts.ts'
 import { useRunMigration, type AnalysisReport, type MigrationConfig, type MigrationView } from '../../../api/migration.ts'
 import { ErrorState } from '../../../components/ErrorState.tsx'
 import { initialConfig } from '../configure/configForm.ts'

@@ -4,7 +4,7 @@
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core'
 import { Link } from 'react-router'
 import { useMe } from '../../../api/queries.ts'
-import { kindsByName } from '../../../../../src/records/kinds/index.ts'
+import { kindsByName } from '../../../../../src/web-contracts.ts'
 import { badgeColor, formatDate, formatDateTime, humanize } from '../../../kinds.ts'
 import { FieldValue } from '../../records/FieldValue.tsx'
 import { CustomFieldValue, storedValueText } from '../../records/CustomFieldDetails.tsx'

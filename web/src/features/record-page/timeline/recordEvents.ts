@@ -1,7 +1,7 @@
 // A record's change events (GET /api/v1/{kind}/{id}/events: the journal, newest first, each the
 // webhook body shaped for the caller). Only the kinds of the event catalogue have a history;
 // products and activities have none, so the timeline asks nothing for them.
-import { EVENT_CATALOGUE } from '../../../../../src/events/event-catalogue.ts'
+import { EVENT_CATALOGUE } from '../../../../../src/web-contracts.ts'
 import { cairn, call, type Page, type Schemas } from '../../../api/client.ts'
 import type { RecordKind } from '../../../kinds.ts'
 

@@ -3,7 +3,7 @@
 // Activities and events sit under ['records', kind, 'list'] keys, so any write of those kinds
 // (storeRecord) refreshes the timeline too.
 import { useInfiniteQuery } from '@tanstack/react-query'
-import { kindsByName } from '../../../../../src/records/kinds/index.ts'
+import { kindsByName } from '../../../../../src/web-contracts.ts'
 import { cairn, call, type Page } from '../../../api/client.ts'
 import { fetchRecordPage } from '../../../api/records.ts'
 import type { CrmRecord, RecordKind } from '../../../kinds.ts'
