@@ -302,7 +302,10 @@ export async function load(url: string, headers: Record<string, string>, seconds
   return { rps: r.requests.average, requests: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors }
 }
 
-/** GET load from autocannon's command line, a process of its own (where wrk is not installed), with its CPU per request. */
+/**
+ * GET load from autocannon's command line, a process of its own (where wrk is not installed), with
+ * its CPU per request, which includes the start of its Node process (a few hundred ms of CPU).
+ */
 export function loadAutocannon(url: string, headers: Record<string, string>, seconds: number, connections = 32): LoadResult & { cpuPerRequest: number } {
   const before = childCpu()
   const args = [path.join(ROOT, 'node_modules/autocannon/autocannon.js'), '-c', String(connections), '-d', String(seconds), '-p', '1', '-j', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url]
