@@ -1,6 +1,8 @@
 /**
  * Shared pieces of the benchmarks: a bench PostgreSQL database, starting the service as a child
- * process (so its RSS is its own), sampling RSS, autocannon and pgbench runs.
+ * process in a session of its own (so its RSS is its own, and the kernel schedules it apart from
+ * the load, as a deployed service), sampling RSS and CPU, wrk, autocannon and pgbench runs, and the
+ * command line and load average every benchmark prints first.
  */
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -45,6 +47,39 @@ export interface ServiceProcess {
  */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=256']
 
+/**
+ * Processes the benchmarks start in sessions of their own (services, workers, the bare page
+ * server), which a Ctrl-C to the benchmark's process group does not reach: ended with it.
+ */
+const ownSessions = new Set<ChildProcess>()
+let cleanupInstalled = false
+
+/**
+ * Spawns `command` in a session of its own (setsid, `detached`), as a deployed service runs apart
+ * from its clients. This machine's kernel shares CPU time between sessions first
+ * (kernel.sched_autogroup_enabled = 1): a service in the benchmark's own session, with wrk beside
+ * it, answered 1.4-1.8x the requests/s it answered from a session of its own under the same load,
+ * so the bench printed API/pgbench ratios that no outside check reproduced (docs/benchmarks.md,
+ * "The bench and an outside wrk check"). pgbench's clients meet PostgreSQL's backends across
+ * sessions too (the backends are the postmaster's), so both sides of the ratio now do.
+ */
+export function spawnInOwnSession(command: string, args: string[], options: Parameters<typeof spawn>[2]): ChildProcess {
+  const child = spawn(command, args, { ...options, detached: true })
+  ownSessions.add(child)
+  child.once('exit', () => ownSessions.delete(child))
+  if (!cleanupInstalled) {
+    cleanupInstalled = true
+    process.once('exit', () => ownSessions.forEach((c) => c.kill('SIGTERM')))
+    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+      process.once(signal, () => {
+        ownSessions.forEach((c) => c.kill('SIGTERM'))
+        process.exit(code)
+      })
+    }
+  }
+  return child
+}
+
 /** `root`: the checkout whose service to start (another worktree, to compare before and after). */
 export async function startServiceProcess(env: Record<string, string>, port: number, root = ROOT): Promise<ServiceProcess> {
   // A service left running by an interrupted run would answer the health check below and be measured instead.
@@ -53,9 +88,8 @@ export async function startServiceProcess(env: Record<string, string>, port: num
   const started = performance.now()
   // BENCH_NODE_FLAGS adds flags for one run, e.g. --cpu-prof --cpu-prof-dir=/tmp/prof to profile the service.
   const extra = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, ...extra, path.join(root, 'src/server.ts')], {
-    // Rate limits on, as deployed, but too high to refuse: a load run measures throughput, not 429s.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_ORG: '2000000000', RATE_LIMIT_PER_CLIENT: '2000000000', ...env },
+  const child = spawnInOwnSession(path.join(ROOT, 'node_modules/.bin/node'), [...SERVICE_NODE_FLAGS, ...extra, path.join(root, 'src/server.ts')], {
+    env: { ...process.env, ...serviceEnv(port), ...env },
     stdio: ['ignore', process.env.BENCH_SERVICE_STDOUT ? 'inherit' : 'pipe', 'inherit'],
   })
   const url = `http://127.0.0.1:${port}`
@@ -79,6 +113,16 @@ export async function startServiceProcess(env: Record<string, string>, port: num
       await new Promise((r) => child.once('exit', r))
     },
   }
+}
+
+/**
+ * The environment a benchmark's service starts with, before the benchmark's own (printed for
+ * outside checks). Rate limits on, as deployed, but too high to refuse: a load run measures
+ * throughput, not 429s. LOG_LEVEL=warn: no request log lines (at the default `info`, two a request
+ * cost the service's thread about 25 µs; docs/benchmarks.md).
+ */
+export function serviceEnv(port: number): Record<string, string> {
+  return { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_ORG: '2000000000', RATE_LIMIT_PER_CLIENT: '2000000000' }
 }
 
 /** Samples a process's resident set size (MB) until stopped; returns the peak. */
@@ -141,28 +185,62 @@ export function cpuSecondsOfCommand(command: string): number {
   return ticks / clockTicks()
 }
 
-/**
- * CPU seconds of the live PostgreSQL backends connected to `database` (their command line names
- * it): the database's share of a bench whose connections stay open (a pool), without the other
- * sessions' backends on this shared machine nor the server's own processes (WAL writer, checkpointer).
- */
-export function cpuSecondsOfBackends(database: string): number {
-  let ticks = 0
+/** The CPU ticks (user + system) of each live PostgreSQL backend connected to `database`, by pid. */
+function backendTicks(database: string): Map<number, number> {
+  const ticks = new Map<number, number>()
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
-    let stat: string
-    let cmdline: string
     try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
-      cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+      // The command name first (cheap), then the command line, which a backend sets to name its database.
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(') ')) !== 'postgres') continue
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+      if (!cmdline.startsWith('postgres: ') || !cmdline.includes(` ${database} `)) continue
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]))
     } catch {
       continue // ended meanwhile
     }
-    if (!cmdline.startsWith(`postgres: `) || !cmdline.includes(` ${database} `)) continue
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
-    ticks += Number(fields[11]) + Number(fields[12])
   }
-  return ticks / clockTicks()
+  return ticks
+}
+
+/**
+ * CPU seconds the PostgreSQL backends connected to `database` use from now until `stop()`: the
+ * database's share of a round, without the other sessions' backends on this shared machine nor the
+ * server's own processes (WAL writer, checkpointer).
+ *
+ * Each backend is followed by pid, sampled every 500 ms. The service's pool closes a connection
+ * left idle for 10 s (pg.Pool's idleTimeoutMillis), so backends end in the middle of a round: a
+ * difference of two sums over the live backends dropped all an ended backend had used, and printed
+ * negative CPU per record (bench:batch, a 1-in-flight round after a 4-in-flight one). Here an
+ * ended backend keeps what it had used at its last sample; one that ends idle, as the pool's do,
+ * loses nothing. A backend born in the round counts from zero (its connection start included).
+ */
+export function backendCpu(database: string): { stop(): number } {
+  const first = backendTicks(database)
+  const last = new Map(first)
+  const sample = () => {
+    for (const [pid, ticks] of backendTicks(database)) {
+      // A pid used again by a new backend: what the ended one used stays, the new one counts from zero.
+      if (ticks < (last.get(pid) ?? 0)) {
+        first.set(pid, (first.get(pid) ?? 0) - last.get(pid)!)
+      }
+      if (!first.has(pid)) first.set(pid, 0)
+      last.set(pid, ticks)
+    }
+  }
+  // unref: a round that throws must not keep the benchmark alive through this timer.
+  const timer = setInterval(sample, 500).unref()
+  return {
+    stop() {
+      clearInterval(timer)
+      sample()
+      let ticks = 0
+      for (const [pid, at] of last) ticks += at - first.get(pid)!
+      return ticks / clockTicks()
+    },
+  }
 }
 
 export interface LoadResult {
@@ -185,7 +263,7 @@ export function wrkAvailable(): boolean {
  * benchmark's own Node process on the same two cores). `cpuPerRequest` is its CPU per request.
  */
 export function loadWrk(url: string, headers: Record<string, string>, seconds: number, connections = 32): LoadResult & { cpuPerRequest: number } {
-  const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url]
+  const args = wrkArgs(url, headers, seconds, connections)
   const before = childCpu()
   const res = spawnSync('wrk', args, { encoding: 'utf8' })
   if (res.status !== 0) throw new Error(`wrk failed: ${res.stderr}`)
@@ -200,6 +278,11 @@ export function loadWrk(url: string, headers: Record<string, string>, seconds: n
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), requests, p50: ms('50'), p99: ms('99'), non2xx: failed, cpuPerRequest: ((childCpu() - before) / requests) * 1e6 }
 }
 
+/** wrk's arguments (also printed, for an outside check). */
+export function wrkArgs(url: string, headers: Record<string, string>, seconds: number, connections = 32): string[] {
+  return ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url]
+}
+
 /** CPU seconds of this process's finished children (wrk and pgbench run as such). */
 export function childCpu(): number {
   // /proc/self/stat fields 16 and 17: cutime and cstime, in clock ticks, of waited-for children.
@@ -211,10 +294,25 @@ export function childCpu(): number {
 /**
  * `request` sends another method and a body (e.g. JSON-RPC POSTs to /mcp); GET by default.
  * `overallRate` fixes the request rate (an open-loop run, as far as the connections allow).
+ * autocannon runs inside this benchmark's process: its CPU (65-120 µs a request) and pauses are
+ * this process's. loadAutocannon runs it as a process of its own.
  */
 export async function load(url: string, headers: Record<string, string>, seconds: number, connections = 32, request: { method?: 'GET' | 'POST'; body?: string; overallRate?: number } = {}): Promise<LoadResult> {
   const r = await autocannon({ url, connections, duration: seconds, headers, pipelining: 1, ...request })
   return { rps: r.requests.average, requests: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors }
+}
+
+/**
+ * GET load from autocannon's command line, a process of its own (where wrk is not installed), with
+ * its CPU per request, which includes the start of its Node process (a few hundred ms of CPU).
+ */
+export function loadAutocannon(url: string, headers: Record<string, string>, seconds: number, connections = 32): LoadResult & { cpuPerRequest: number } {
+  const before = childCpu()
+  const args = [path.join(ROOT, 'node_modules/autocannon/autocannon.js'), '-c', String(connections), '-d', String(seconds), '-p', '1', '-j', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url]
+  const res = spawnSync(path.join(ROOT, 'node_modules/.bin/node'), args, { encoding: 'utf8' })
+  if (res.status !== 0) throw new Error(`autocannon failed: ${res.stderr}`)
+  const r = JSON.parse(res.stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number }
+  return { rps: r.requests.average, requests: r.requests.total, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx + r.errors, cpuPerRequest: ((childCpu() - before) / r.requests.total) * 1e6 }
 }
 
 /**
@@ -230,20 +328,50 @@ export async function openLoop(url: string, headers: Record<string, string>, rat
   return JSON.parse(out) as LoadResult
 }
 
-export function pgbench(url: string, script: string, seconds: number, clients = 32, protocol: 'simple' | 'prepared' = 'simple'): { tps: number; latencyMs: number } {
-  const file = path.join(os.tmpdir(), `cairn-pgbench-${process.pid}.sql`)
+/** Writes a pgbench script file for `script` (one statement). */
+export function writePgbenchScript(file: string, script: string): void {
   // pgbench reads `:name` as a variable; to_char's HH24:MI:SS would become parameters. Quoting the
   // colons as to_char literal text gives the same output.
   fs.writeFileSync(file, script.replaceAll('HH24:MI:SS', 'HH24":"MI":"SS'))
+}
+
+/** pgbench's arguments for `file` against `url` (also printed, for an outside check). */
+export function pgbenchArgs(url: string, file: string, seconds: number, clients = 32, protocol: 'simple' | 'prepared' = 'simple'): string[] {
   const u = new URL(url)
-  const res = spawnSync('pgbench', ['-n', '-M', protocol, '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', file, '-h', u.hostname, '-p', u.port || '5432', '-U', u.username || 'postgres', u.pathname.slice(1)], {
-    encoding: 'utf8',
-  })
+  return ['-n', '-M', protocol, '-c', String(clients), '-j', '2', '-T', String(seconds), '-f', file, '-h', u.hostname, '-p', u.port || '5432', '-U', u.username || 'postgres', u.pathname.slice(1)]
+}
+
+export function pgbench(url: string, script: string, seconds: number, clients = 32, protocol: 'simple' | 'prepared' = 'simple'): { tps: number; latencyMs: number } {
+  const file = path.join(os.tmpdir(), `cairn-pgbench-${process.pid}.sql`)
+  writePgbenchScript(file, script)
+  const res = spawnSync('pgbench', pgbenchArgs(url, file, seconds, clients, protocol), { encoding: 'utf8' })
   fs.rmSync(file, { force: true })
   if (res.status !== 0) throw new Error(`pgbench failed: ${res.stderr}`)
   const tps = Number(/tps = ([\d.]+)/.exec(res.stdout)?.[1])
   const latencyMs = Number(/latency average = ([\d.]+) ms/.exec(res.stdout)?.[1])
   return { tps, latencyMs }
+}
+
+/**
+ * Prints the command that repeats this run, with the settings in effect, the time and the load
+ * average: every benchmark starts with it, so a figure copied into docs/benchmarks.md carries it.
+ */
+export function printCommand(script: string, settings: Record<string, string | number>): void {
+  const env = Object.entries(settings).map(([k, v]) => `${k}=${v}`)
+  console.log(`$ ${[...env, 'npm run', script].join(' ')}`)
+  console.log(`  ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}, ${os.cpus().length} CPUs\n`)
+}
+
+/** The 1-minute load average (other sessions' work on this shared machine), printed beside a round. */
+export function loadAverage(): number {
+  return Number(fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0])
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
 export function fmt(n: number, digits = 0): string {
