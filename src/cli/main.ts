@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util'
 import { ConfigError, loadConfig } from '../config.ts'
 import { openDatabase, type Database } from '../db/connect.ts'
 import { migrateToLatest } from '../db/migrate.ts'
+import { distributeTables } from '../db/distribute.ts'
 import { DataDirLockedError } from '../db/data-dir-lock.ts'
 import { ProblemError } from '../shared/errors.ts'
 import { isUuid } from '../shared/ids.ts'
@@ -60,6 +61,14 @@ const commands: Record<string, CliCommand> = {
     options: {},
     async run(database) {
       return migrateToLatest(database)
+    },
+  },
+  // Citus only (docs/scale-out.md, Distributing); without the extension it says so and changes nothing.
+  'db distribute': {
+    usage: 'db distribute',
+    options: {},
+    async run(database) {
+      return distributeTables(database)
     },
   },
   ...cliCommandsFromCapabilities,

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/main.ts'
+import { TABLE_ROLES } from '../../src/db/table-roles.ts'
 import { createPostgresDatabase, targets } from '../helpers/databases.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -38,6 +39,20 @@ describe.each(await targets())('operator CLI on %s', (target) => {
     const again = await runCli(['user', 'create', '--org', created.org_id, '--email', 'BOB@acme.test', '--password', 'password123'], env)
     expect(again.code).toBe(1)
     expect(again.stderr).toContain('already a member')
+  })
+
+  it('db distribute without Citus changes nothing, says so and lists what it would run', async () => {
+    const r = await runCli(['db', 'distribute'], env)
+    expect(r.code, r.stderr).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect(out.citus).toBe(false)
+    expect(out.message).toContain('citus extension is not installed')
+    for (const { table, role } of TABLE_ROLES) {
+      const named = out.statements.filter((s: string) => s.includes(`('${table}'`))
+      if (role === 'local') expect(named, table).toEqual([])
+      else expect(named, table).toEqual([role === 'reference' ? `SELECT create_reference_table('${table}')` : expect.stringMatching(new RegExp(`^SELECT create_distributed_table\\('${table}', 'org_id', colocate_with => '`))])
+    }
+    expect(out.local).toEqual(TABLE_ROLES.filter((t) => t.role === 'local').map((t) => t.table))
   })
 
   it('explains bad arguments with a non-zero exit', async () => {
