@@ -10,7 +10,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { SerializedPGliteDialect } from './pglite-dialect.ts'
-import { preparingPool } from './prepared-pool.ts'
+import { preparingPool, type StatementObserver } from './prepared-pool.ts'
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts'
 import type { DB } from './database.ts'
 
@@ -43,7 +43,7 @@ export interface Database {
  */
 const POOL_SIZE = 8
 
-export async function openPostgres(connectionString: string, options: { max?: number } = {}): Promise<Database> {
+export async function openPostgres(connectionString: string, options: { max?: number; observer?: StatementObserver } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: options.max ?? POOL_SIZE })
   // An idle connection can die (server restart, failover, an administrator's terminate). `pg`
   // reports that as an 'error' event on the pool, which would otherwise crash the process; the
@@ -51,7 +51,7 @@ export async function openPostgres(connectionString: string, options: { max?: nu
   pool.on('error', (err) => {
     console.warn(`PostgreSQL connection lost while idle (${(err as { code?: string }).code ?? err.message}); it will be replaced.`)
   })
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool, options.observer ?? null) }) })
   return {
     kind: 'postgres',
     db,

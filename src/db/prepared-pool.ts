@@ -31,12 +31,13 @@ function run(client: pg.PoolClient, config: pg.QueryConfig): Promise<pg.QueryRes
  * Kysely keys its own connection object by this client, so a new one on every checkout made it
  * build and weakly map a new connection object per statement.
  */
-function preparingClient(client: pg.PoolClient): PostgresPoolClient {
+function preparingClient(client: pg.PoolClient, observer: StatementObserver | null): PostgresPoolClient {
   const known = new Set<string>()
   /** Statements whose prepared plan went stale on this connection (see above), run unnamed. */
   const unusable = new Set<string>()
   return {
     query(text: string, values: unknown[]) {
+      observer?.(text)
       const name = nameToPrepare(text, values.length, known, unusable)
       if (name === null) return run(client, { text, values })
       known.add(name)
@@ -61,13 +62,19 @@ function preparingClient(client: pg.PoolClient): PostgresPoolClient {
   } as unknown as PostgresPoolClient
 }
 
-export function preparingPool(pool: pg.Pool): PostgresPool {
+/**
+ * Sees the text of every statement before it runs. Tests use it to check each statement the
+ * service sends against Citus's query rules (docs/scale-out.md, Query rules); the service passes none.
+ */
+export type StatementObserver = (text: string) => void
+
+export function preparingPool(pool: pg.Pool, observer: StatementObserver | null = null): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>()
   return {
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect()
       let preparing = clients.get(client)
-      if (!preparing) clients.set(client, (preparing = preparingClient(client)))
+      if (!preparing) clients.set(client, (preparing = preparingClient(client, observer)))
       return preparing
     },
     end: () => pool.end(),

@@ -72,22 +72,28 @@ export async function feedPage(executor: Executor, orgId: string, position: Feed
 /**
  * Housekeeping: per organization, every numbered event up to the newest one older than the
  * retention period (pruning by seq keeps what stays a gapless range), remembered as the
- * organization's `events_pruned` mark so an `after` below it answers 410.
+ * organization's `events_pruned` mark so an `after` below it answers 410. One read finds each
+ * organization's cut (grouped by org_id: on Citus each shard answers for its own organizations,
+ * docs/scale-out.md, Query rules, allow-list); each organization's delete and mark then commit
+ * together in one statement on its own shard.
  */
 export async function pruneEvents(executor: Executor, now: Date, retentionDays: number): Promise<void> {
   const before = new Date(now.getTime() - retentionDays * 86400 * 1000).toISOString()
-  await executor.executeQuery(
-    CompiledQuery.raw(
-      `WITH cut AS (
-         SELECT org_id, max(seq) AS upto FROM events WHERE occurred_at < CAST($1 AS timestamptz) AND seq IS NOT NULL GROUP BY org_id
-       ), gone AS (
-         DELETE FROM events e USING cut WHERE e.org_id = cut.org_id AND e.seq <= cut.upto RETURNING 1
-       )
-       INSERT INTO org_counters (org_id, name, value) SELECT org_id, 'events_pruned', upto FROM cut
-       ON CONFLICT (org_id, name) DO UPDATE SET value = greatest(org_counters.value, excluded.value)`,
-      [before],
-    ),
+  const cuts = await executor.executeQuery<{ org_id: string; upto: string }>(
+    CompiledQuery.raw(`SELECT org_id, max(seq) AS upto FROM events WHERE occurred_at < CAST($1 AS timestamptz) AND seq IS NOT NULL GROUP BY org_id`, [before]),
   )
+  for (const cut of cuts.rows) {
+    await executor.executeQuery(
+      CompiledQuery.raw(
+        `WITH gone AS (
+           DELETE FROM events WHERE org_id = $1 AND seq <= $2 RETURNING 1
+         )
+         INSERT INTO org_counters (org_id, name, value) VALUES ($1, 'events_pruned', $2)
+         ON CONFLICT (org_id, name) DO UPDATE SET value = greatest(org_counters.value, excluded.value)`,
+        [cut.org_id, cut.upto],
+      ),
+    )
+  }
 }
 
 /**

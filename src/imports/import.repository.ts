@@ -103,12 +103,37 @@ export async function listImports(db: Executor, orgId: string, opts: { limit: nu
   return r.rows
 }
 
+/** An import with work to do whose lease is free. */
+const dueImport = (now: Date) => sql`status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < ${now})`
+
+/**
+ * Organizations with an import whose lease is free, a plain read without locks: on Citus one
+ * statement to every shard (docs/scale-out.md, Query rules, allow-list), so the claim that follows
+ * locks rows of one organization only.
+ */
+async function organizationsWithDueImports(db: Executor, now: Date): Promise<string[]> {
+  const r = await sql<{ org_id: string }>`SELECT DISTINCT org_id FROM imports WHERE ${dueImport(now)} LIMIT ${DISCOVERY_LIMIT}`.execute(db)
+  return r.rows.map((x) => x.org_id)
+}
+
+/** How many organizations one look considers; the rest wait for the next look. */
+const DISCOVERY_LIMIT = 100
+
 /**
  * Claims one import with work to do whose lease is free: queued, or running under a claim that ran
  * out (its process died). FOR UPDATE SKIP LOCKED: two processes claiming at once take different
- * imports, never the same one. A run that had been claimed before counts an attempt.
+ * imports, never the same one. A run that had been claimed before counts an attempt. The claim
+ * locks within one organization at a time, never across organizations.
  */
 export async function claimImport(db: Executor, owner: string, now: Date, leaseUntil: Date): Promise<ImportRow | null> {
+  for (const orgId of await organizationsWithDueImports(db, now)) {
+    const row = await claimImportOf(db, orgId, owner, now, leaseUntil)
+    if (row) return row
+  }
+  return null
+}
+
+async function claimImportOf(db: Executor, orgId: string, owner: string, now: Date, leaseUntil: Date): Promise<ImportRow | null> {
   // The UPDATE's target comes first, so the statement takes its ROW EXCLUSIVE lock before the
   // subquery's ROW SHARE (migration.repository.ts, claimMigration, says why).
   const r = await sql<ImportRow>`
@@ -116,12 +141,12 @@ export async function claimImport(db: Executor, owner: string, now: Date, leaseU
       attempts = m.attempts + CASE WHEN m.status = 'running' THEN 1 ELSE 0 END
     FROM (
       SELECT org_id, id FROM imports
-      WHERE status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < ${now})
+      WHERE org_id = ${orgId} AND ${dueImport(now)}
       ORDER BY id
       LIMIT 1
       FOR UPDATE SKIP LOCKED
     ) due
-    WHERE m.org_id = due.org_id AND m.id = due.id
+    WHERE m.org_id = ${orgId} AND m.id = due.id
     RETURNING ${columns('m')}`.execute(db)
   return r.rows[0] ?? null
 }

@@ -147,12 +147,39 @@ export async function touchMigration(db: Executor, orgId: string, id: string, no
   await sql`UPDATE migrations SET version = version + 1, updated_at = ${now} WHERE org_id = ${orgId} AND id = ${id}`.execute(db)
 }
 
+/** A migration with work to do whose lease ran out (or never existed). */
+const dueMigration = (now: Date) => sql`status IN ('analyzing', 'running', 'paused')
+  AND (lease_until IS NULL OR lease_until < ${now})
+  AND (status <> 'paused' OR resume_at IS NULL OR resume_at <= ${now})`
+
+/** How many organizations one look considers; the rest wait for the next look. */
+const DISCOVERY_LIMIT = 100
+
+/**
+ * Organizations with a migration to claim, a plain read without locks: on Citus one statement to
+ * every shard (docs/scale-out.md, Query rules, allow-list), so the claim that follows locks rows of
+ * one organization only.
+ */
+async function organizationsWithDueMigrations(db: Executor, now: Date): Promise<string[]> {
+  const r = await sql<{ org_id: string }>`SELECT DISTINCT org_id FROM migrations WHERE ${dueMigration(now)} LIMIT ${DISCOVERY_LIMIT}`.execute(db)
+  return r.rows.map((x) => x.org_id)
+}
+
 /**
  * Claims one migration with work to do whose lease ran out (or never existed): analyses, runs, and
  * paused runs whose recheck time has come. FOR UPDATE SKIP LOCKED lets any number of processes
- * claim at once without waiting on each other or taking the same one.
+ * claim at once without waiting on each other or taking the same one; each claim locks within one
+ * organization.
  */
 export async function claimMigration(db: Executor, owner: string, now: Date, leaseUntil: Date): Promise<MigrationRow | null> {
+  for (const orgId of await organizationsWithDueMigrations(db, now)) {
+    const m = await claimMigrationOf(db, orgId, owner, now, leaseUntil)
+    if (m) return m
+  }
+  return null
+}
+
+async function claimMigrationOf(db: Executor, orgId: string, owner: string, now: Date, leaseUntil: Date): Promise<MigrationRow | null> {
   // The UPDATE's target comes first, so the statement takes its ROW EXCLUSIVE lock before the
   // subquery's ROW SHARE: upgrading from the weaker lock could deadlock against an ACCESS EXCLUSIVE
   // request queued in between (a schema migration's ALTER TABLE, a TRUNCATE).
@@ -160,14 +187,12 @@ export async function claimMigration(db: Executor, owner: string, now: Date, lea
     UPDATE migrations m SET lease_owner = ${owner}, lease_until = ${leaseUntil}
     FROM (
       SELECT org_id, id FROM migrations
-      WHERE status IN ('analyzing', 'running', 'paused')
-        AND (lease_until IS NULL OR lease_until < ${now})
-        AND (status <> 'paused' OR resume_at IS NULL OR resume_at <= ${now})
+      WHERE org_id = ${orgId} AND ${dueMigration(now)}
       ORDER BY id
       LIMIT 1
       FOR UPDATE SKIP LOCKED
     ) due
-    WHERE m.org_id = due.org_id AND m.id = due.id
+    WHERE m.org_id = ${orgId} AND m.id = due.id
     RETURNING ${columns('m', true)}`.execute(db)
   return r.rows[0] ?? null
 }

@@ -31,13 +31,36 @@ export interface ClaimedDelivery {
   record_id: string | null
 }
 
+/** How many organizations one look at the queue considers; the rest wait for the next look. */
+const DISCOVERY_LIMIT = 100
+
+/**
+ * Organizations with deliveries due, a plain read without locks: on Citus one statement to every
+ * shard (docs/scale-out.md, Query rules, allow-list), so each claim after it locks rows of one
+ * organization only, never with a multi-shard FOR UPDATE.
+ */
+async function organizationsWithDueDeliveries(db: Executor, now: Date): Promise<string[]> {
+  const r = await sql<{ org_id: string }>`SELECT DISTINCT org_id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ${now} LIMIT ${DISCOVERY_LIMIT}`.execute(db)
+  return r.rows.map((x) => x.org_id)
+}
+
 /**
  * Takes up to `limit` due deliveries and leases them until `leaseUntil`: the row stays `pending`
  * with a later due time, so if this process dies mid-send the delivery simply comes due again.
+ * Claims organization by organization.
  */
 export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
+  const claimed: ClaimedDelivery[] = []
+  for (const orgId of await organizationsWithDueDeliveries(db, now)) {
+    if (claimed.length >= limit) break
+    claimed.push(...(await claimDueDeliveriesOf(db, orgId, now, leaseUntil, limit - claimed.length)))
+  }
+  return claimed
+}
+
+async function claimDueDeliveriesOf(db: Executor, orgId: string, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
   const r = await sql<ClaimedDelivery>`
-    WITH ${claimCtes(now, leaseUntil, limit, sql``)}
+    WITH ${claimCtes(orgId, now, leaseUntil, limit, sql``)}
     ${CLAIMED}
   `.execute(db)
   return r.rows
@@ -55,7 +78,7 @@ export async function claimDueDeliveries(db: Executor, now: Date, leaseUntil: Da
 
 // CTEs `due` (the rows to claim, locked, with their endpoint) and `claimed` (leased). `exclude` adds
 // a condition on the candidate delivery `d`.
-const claimCtes = (now: Date, leaseUntil: Date, limit: number, exclude: ReturnType<typeof sql>) => sql`
+const claimCtes = (orgId: string, now: Date, leaseUntil: Date, limit: number, exclude: ReturnType<typeof sql>) => sql`
   due AS (
     SELECT d.ctid, d.org_id, d.id, w.url, w.secret_sealed, w.status AS webhook_status, w.failing_since, w.filter, w.payload, ev.seq AS event_seq
     FROM webhooks w JOIN webhook_deliveries d ON d.org_id = w.org_id AND d.webhook_id = w.id
@@ -63,7 +86,7 @@ const claimCtes = (now: Date, leaseUntil: Date, limit: number, exclude: ReturnTy
     -- being pulled up into a join, which turned the payload test into a join filter applied after
     -- an index lookup of every claimed delivery's event; here it is a one-time filter, tested first.
     LEFT JOIN LATERAL (SELECT e.seq FROM events e WHERE w.payload = 'thin' AND e.org_id = d.org_id AND e.id = d.event_id OFFSET 0) ev ON true
-    WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} ${exclude}
+    WHERE d.org_id = ${orgId} AND d.status = 'pending' AND d.next_attempt_at <= ${now} ${exclude}
       -- A thin body carries the event's seq: it waits for the sequencer (moments after the commit).
       AND (w.payload = 'full' OR d.event_type = 'webhook.test' OR ev.seq IS NOT NULL)
       AND (d.record_id IS NULL OR NOT EXISTS (
@@ -76,7 +99,7 @@ const claimCtes = (now: Date, leaseUntil: Date, limit: number, exclude: ReturnTy
   ), claimed AS (
     UPDATE webhook_deliveries d
     SET next_attempt_at = ${leaseUntil}, attempt_count = d.attempt_count + 1, updated_at = ${now}
-    WHERE d.ctid = ANY (ARRAY(SELECT ctid FROM due))
+    WHERE d.org_id = ${orgId} AND d.ctid = ANY (ARRAY(SELECT ctid FROM due))
     RETURNING d.org_id, d.id, d.webhook_id, d.event_id, d.event_type, d.body, d.attempt_count, d.record_id
   )`
 
@@ -140,18 +163,34 @@ export interface Success {
   responseBody: string | null
 }
 
-/** Many successful attempts in one statement: the common case costs one round trip per batch. */
+/**
+ * Many successful attempts, one statement per organization in the batch: the common case costs
+ * one round trip per batch and organization.
+ */
 export async function recordSuccesses(db: Executor, batch: Success[], now: Date): Promise<void> {
-  await sql`
-    WITH ${successBatch(batch)}, ${successWrites(now)}
-    SELECT 1
-  `.execute(db)
+  for (const [orgId, successes] of byOrganization(batch)) {
+    await sql`
+      WITH ${successBatch(successes)}, ${successWrites(orgId, now)}
+      SELECT 1
+    `.execute(db)
+  }
+}
+
+function byOrganization(batch: Success[]): Map<string, Success[]> {
+  const groups = new Map<string, Success[]>()
+  for (const s of batch) {
+    const group = groups.get(s.delivery.org_id)
+    if (group) group.push(s)
+    else groups.set(s.delivery.org_id, [s])
+  }
+  return groups
 }
 
 /**
- * A dispatcher's one round trip per turn: writes a batch of successful attempts and claims up to
- * `limit` due deliveries (as claimDueDeliveries). A delivery whose success is in the batch is never
- * claimed by the same statement, even when its lease has run out.
+ * A dispatcher's turn: writes a batch of successful attempts and claims up to `limit` due
+ * deliveries (as claimDueDeliveries), a look at the queue and then one round trip per organization
+ * (one in the common case). A delivery whose success is in the batch is never claimed by the same
+ * statement, even when its lease has run out.
  */
 export async function recordSuccessesAndClaim(db: Executor, batch: Success[], now: Date, leaseUntil: Date, limit: number): Promise<ClaimedDelivery[]> {
   if (batch.length === 0) return claimDueDeliveries(db, now, leaseUntil, limit)
@@ -159,16 +198,33 @@ export async function recordSuccessesAndClaim(db: Executor, batch: Success[], no
     await recordSuccesses(db, batch, now)
     return []
   }
-  const r = await sql<ClaimedDelivery>`
-    WITH ${successBatch(batch)},
-    ${claimCtes(now, leaseUntil, limit, sql`AND NOT EXISTS (SELECT 1 FROM v WHERE v.org_id = d.org_id AND v.id = d.id)`)},
-    ${successWrites(now)}
-    ${CLAIMED}
-  `.execute(db)
-  return r.rows
+  // One statement per organization: its successes and its claim together.
+  const successes = byOrganization(batch)
+  const due = await organizationsWithDueDeliveries(db, now)
+  const claimed: ClaimedDelivery[] = []
+  for (const orgId of new Set([...successes.keys(), ...due])) {
+    const left = limit - claimed.length
+    const ofOrg = successes.get(orgId)
+    if (!ofOrg) {
+      if (left > 0) claimed.push(...(await claimDueDeliveriesOf(db, orgId, now, leaseUntil, left)))
+      continue
+    }
+    if (left <= 0) {
+      await recordSuccesses(db, ofOrg, now)
+      continue
+    }
+    const r = await sql<ClaimedDelivery>`
+      WITH ${successBatch(ofOrg)},
+      ${claimCtes(orgId, now, leaseUntil, left, sql`AND NOT EXISTS (SELECT 1 FROM v WHERE v.org_id = d.org_id AND v.id = d.id)`)},
+      ${successWrites(orgId, now)}
+      ${CLAIMED}
+    `.execute(db)
+    claimed.push(...r.rows)
+  }
+  return claimed
 }
 
-// The batch as CTE `v`. It travels as one array per column, so the statement text is the same
+// The batch as CTE `v` (of one organization). It travels as one array per column, so the statement text is the same
 // whatever the batch size: parsed and planned once per connection, not once per size. Ids, numbers
 // and timestamps go as array literals built here (none of their characters needs quoting); response
 // bodies, which may hold anything, as a JavaScript array that the driver quotes.
@@ -200,15 +256,15 @@ const successBatch = (batch: Success[]) => {
     )`
 }
 
-// CTEs writing the batch `v`: the deliveries' new state (`succeeded`), then the attempt rows of
+// CTEs writing the batch `v` (of one organization): the deliveries' new state (`succeeded`), then the attempt rows of
 // those it updated. A delivery whose webhook was deleted mid-flight is no longer there to update;
 // its attempt row is left out, instead of failing the foreign key and with it the whole batch
 // (whose other deliveries were then sent again when their leases ran out).
-const successWrites = (now: Date) => sql`
+const successWrites = (orgId: string, now: Date) => sql`
   succeeded AS (
     UPDATE webhook_deliveries d
     SET status = 'succeeded', next_attempt_at = ${now}, last_status_code = v.status_code, last_error = NULL, updated_at = ${now}
-    FROM v WHERE d.org_id = v.org_id AND d.id = v.id
+    FROM v WHERE d.org_id = ${orgId} AND d.org_id = v.org_id AND d.id = v.id
     RETURNING d.org_id, d.id
   ), attempts AS (
     INSERT INTO webhook_attempts (org_id, delivery_id, attempt, started_at, status_code, latency_ms, error, response_body)

@@ -97,17 +97,31 @@ export interface ClaimedReplay {
   webhook_status: 'active' | 'disabled'
 }
 
+/** How many organizations one look considers; the rest wait for the next look. */
+const DISCOVERY_LIMIT = 100
+
 /**
  * The running replay that waited longest, skipping those another process holds and those with
  * `maxPending` deliveries still waiting to be sent (a replay feeds the queue as it drains, so live
- * deliveries never queue behind a whole journal).
+ * deliveries never queue behind a whole journal). Claims within one organization at a time: the
+ * organizations with a running replay come from a plain read without locks (on Citus, one
+ * statement to every shard: docs/scale-out.md, Query rules, allow-list).
  */
 export async function claimRunningReplay(trx: Executor, maxPending: number): Promise<ClaimedReplay | null> {
+  const orgs = await sql<{ org_id: string }>`SELECT DISTINCT org_id FROM webhook_replays WHERE status = 'running' LIMIT ${DISCOVERY_LIMIT}`.execute(trx)
+  for (const { org_id } of orgs.rows) {
+    const replay = await claimRunningReplayOf(trx, org_id, maxPending)
+    if (replay) return replay
+  }
+  return null
+}
+
+async function claimRunningReplayOf(trx: Executor, orgId: string, maxPending: number): Promise<ClaimedReplay | null> {
   const r = await sql<ClaimedReplay>`
     SELECT r.org_id, r.id, r.webhook_id, r.since_time, r.from_seq, r.through_seq, r.position,
            w.events, w.filter, w.include_amounts, w.ordering, w.status AS webhook_status
     FROM webhooks w JOIN webhook_replays r ON r.org_id = w.org_id AND r.webhook_id = w.id
-    WHERE r.status = 'running'
+    WHERE r.org_id = ${orgId} AND r.status = 'running'
       AND (SELECT count(*) FROM (SELECT 1 FROM webhook_deliveries x
                                  WHERE x.org_id = r.org_id AND x.replay_id = r.id AND x.status = 'pending' LIMIT ${maxPending}) p) < ${maxPending}
     ORDER BY r.updated_at
