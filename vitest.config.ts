@@ -10,5 +10,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    // After each file, the statements the service sent to PostgreSQL must keep Citus's query rule
+    // (docs/scale-out.md, Query rules).
+    setupFiles: ['test/helpers/citus-statement-check.setup.ts'],
   },
 })

@@ -9,6 +9,7 @@ import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../src/db/database.ts'
 import { openEmbedded, openPostgres, type Database } from '../../src/db/connect.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
+import { captureStatement } from './statement-capture.ts'
 
 export type TargetName = 'pglite' | 'postgres'
 export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test'
@@ -82,7 +83,8 @@ export async function createTestDatabase(target: TargetName): Promise<TestDataba
     const created = await createPostgresDatabase()
     url = created.url
     dropDb = created.drop
-    database = await openPostgres(url)
+    // Every statement is captured for the Citus query rules check (citus-statement-check.setup.ts).
+    database = await openPostgres(url, { observer: captureStatement })
   } else {
     database = await openEmbedded(null)
   }
