@@ -4,8 +4,12 @@
  * shard fail, and the allow-list of docs/scale-out.md lets through only what it names.
  */
 import path from 'node:path'
+import { sql } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { pruneIdempotencyKeys } from '../../src/http/idempotency/idempotency.repository.ts'
 import { allowList, checkStatement, loadSqlParser } from '../helpers/citus-statement-rules.ts'
+import { createTestDatabase, isPostgresReachable } from '../helpers/databases.ts'
+import { takeServiceStatements } from '../helpers/statement-capture.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -63,5 +67,20 @@ describe('Citus query rule', () => {
     expect(problemsOf(housekeeping, ['DELETE FROM events WHERE created_at <'])).toEqual([])
     expect(problemsOf('DELETE FROM events WHERE type = $1', ['DELETE FROM events WHERE created_at <'])).toHaveLength(1)
     expect(allowList(ROOT).length).toBeGreaterThan(0)
+  })
+})
+
+describe.runIf(await isPostgresReachable())('statement capture on PostgreSQL', () => {
+  it("keeps the service's statements and leaves out those a test sends itself", async () => {
+    const t = await createTestDatabase('postgres')
+    try {
+      takeServiceStatements()
+      await sql`SELECT count(*) FROM events WHERE type = ${'from the test'}`.execute(t.database.db)
+      await pruneIdempotencyKeys(t.database.db, new Date())
+      const captured = takeServiceStatements()
+      expect(captured).toEqual([expect.stringContaining('DELETE FROM idempotency_keys WHERE expires_at <=')])
+    } finally {
+      await t.drop()
+    }
   })
 })
