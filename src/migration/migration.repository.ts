@@ -192,7 +192,9 @@ async function claimMigrationOf(db: Executor, orgId: string, owner: string, now:
       LIMIT 1
       FOR UPDATE SKIP LOCKED
     ) due
-    WHERE m.org_id = ${orgId} AND m.id = due.id
+    -- Joined through due, not pinned to orgId a second time: with m pinned the planner may scan m
+    -- first and run due again for each row, each run claiming the next free row of the organization.
+    WHERE m.org_id = due.org_id AND m.id = due.id
     RETURNING ${columns('m', true)}`.execute(db)
   return r.rows[0] ?? null
 }
