@@ -14,7 +14,7 @@ import { requireScopes } from '../http/auth.ts'
 import { adminOnly } from '../http/roles.ts'
 import { pageQuerySchema, problemSchema } from '../http/schemas.ts'
 import type { TypedRoutes } from '../http/type-provider.ts'
-import { eventForCaller } from '../records/index.ts'
+import { recordAccess } from '../records/index.ts'
 import type { AuthContext } from '../shared/auth-context.ts'
 import { Conflict, NotFound } from '../shared/errors.ts'
 import { uuidv7 } from '../shared/ids.ts'
@@ -51,7 +51,7 @@ const point = [requireScopes('crm:write', 'crm:read'), adminOnly]
 
 /** Deliveries with their payloads as this caller may see them. */
 function shownDeliveries<T extends { payload: unknown }>(auth: AuthContext, deliveries: T[]): T[] {
-  return deliveries.map((d) => ({ ...d, payload: eventForCaller(auth, d.payload as { type?: unknown }) }))
+  return deliveries.map((d) => ({ ...d, payload: recordAccess.eventForCaller(auth, d.payload as { type?: unknown }) }))
 }
 
 export async function webhookRoutes(fastify: FastifyInstance, opts: { box: SecretBox }): Promise<void> {

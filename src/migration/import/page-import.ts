@@ -7,20 +7,9 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import {
-  addSourceAliases,
-  knownSourceIds,
-  numberImportedCases,
-  updateMatched,
-  upsertImported,
-  inWriteTransaction,
-  type Writer,
-  type BulkColumn,
-  type CustomFieldDefinition,
-  type ImportedRow,
-  type KnownSourceId,
-  type RecordKind,
-} from '../../records/index.ts'
+import { recordBulk, recordChanges } from '../../records/index.ts'
+import type { BulkColumn, ImportedRow, KnownSourceId, Writer } from '../../records/index.ts'
+import type { CustomFieldDefinition, RecordKind } from '../../records/contracts.ts'
 import { uuidv7 } from '../../shared/ids.ts'
 import { transformRecord, type CompiledMapping } from '../mapping/transform-record.ts'
 import { applyImportedFields } from './custom-field-definitions.ts'
@@ -30,6 +19,7 @@ import { findDuplicates, type DedupRule } from './dedup.ts'
 import { importedRecordId } from './record-ids.ts'
 import { PageInFlight } from './page-in-flight.ts'
 import { insertPendingRefs, type PendingRef } from './relink.ts'
+import { addSourceLinks, sourceLinks } from './source-links.ts'
 
 type Db = Kysely<DB>
 
@@ -157,7 +147,7 @@ async function writePage(
     kept.push({ raw, record: r, row: { id: importedRecordId(r.created_at, r.src_id), src_id: r.src_id, created_at: r.created_at, fields: r.fields, custom_fields: r.custom_fields }, deferred: [] })
   }
 
-  await inWriteTransaction(ctx.db, ctx.writer, async (tx) => {
+  await recordChanges.inWriteTransaction(ctx.db, ctx.writer, async (tx) => {
     const { trx } = tx
     // The page, its issues, counts and checkpoint commit or vanish together, so a database crash that
     // loses the last commits loses their checkpoints too and the run reads those pages again: the
@@ -178,7 +168,7 @@ async function writePage(
     if (rule?.action === 'update') await afterPrevious
     else if (rule || ctx.kind.name === 'case') await page.ahead?.decided
     const ahead = page.claimsAhead()
-    const known = rule || ctx.hasLinks ? await knownSourceIds(trx, ctx.orgId, ctx.kind, rows.map((p) => p.record.src_id)) : new Map<string, KnownSourceId>()
+    const known = rule || ctx.hasLinks ? await recordBulk.knownSourceIds(trx, sourceLinks, ctx.orgId, ctx.kind, rows.map((p) => p.record.src_id)) : new Map<string, KnownSourceId>()
     const links: Array<{ src_id: string; record_id: string }> = []
     const updates: Prepared[] = []
     const dropped = new Set<Prepared>()
@@ -218,8 +208,8 @@ async function writePage(
       const cases = rows.map((p) => ({ src_id: p.record.src_id, sourceNumber: p.raw.CaseNumber }))
       // Numbered in a transaction of its own, so the sequence row is not held until this page commits.
       const numbers = ctx.single
-        ? await numberImportedCases(trx, ctx.orgId, cases, ahead.numbers)
-        : await ctx.db.transaction().execute((own) => numberImportedCases(own, ctx.orgId, cases, ahead.numbers))
+        ? await recordBulk.numberImportedCases(trx, ctx.orgId, cases, ahead.numbers)
+        : await ctx.db.transaction().execute((own) => recordBulk.numberImportedCases(own, ctx.orgId, cases, ahead.numbers))
       for (const p of rows) p.row.fields.case_number = numbers.get(p.record.src_id) ?? null
       for (const n of numbers.values()) page.numbers.add(n)
     }
@@ -229,9 +219,9 @@ async function writePage(
     // Ids come back only when something needs them: links set after the page, or webhook events.
     const needIds = rows.some((p) => p.deferred.length > 0)
     // Through records' import write path, which emits the records' events when Configure asked.
-    const written = await upsertImported(tx, ctx.kind, ctx.columns, rows.map((p) => p.row), now, { returnIds: needIds, emitEvents: ctx.emitWebhooks })
-    await updateMatched(tx, ctx.kind, ctx.columns, updates.map((p) => p.row), now, { emitEvents: ctx.emitWebhooks })
-    await addSourceAliases(trx, ctx.orgId, ctx.migrationId, ctx.kind.name, links, now)
+    const written = await recordBulk.upsertImported(tx, ctx.kind, ctx.columns, rows.map((p) => p.row), now, { returnIds: needIds, emitEvents: ctx.emitWebhooks })
+    await recordBulk.updateMatched(tx, ctx.kind, ctx.columns, updates.map((p) => p.row), now, { emitEvents: ctx.emitWebhooks })
+    await addSourceLinks(trx, ctx.orgId, ctx.migrationId, ctx.kind.name, links, now)
     const idBySrc = new Map(written.rows.map((w) => [w.src_id!, w.id]))
     for (const p of updates) idBySrc.set(p.record.src_id, p.row.id)
     const pending: PendingRef[] = []
@@ -270,7 +260,7 @@ async function resolveReferences(trx: Db, ctx: PageContext, kept: Prepared[], is
     }
   }
   const resolved = new Map<RecordKind, Map<string, KnownSourceId>>()
-  for (const [kind, ids] of wanted) resolved.set(kind, await knownSourceIds(trx, ctx.orgId, kind, ids))
+  for (const [kind, ids] of wanted) resolved.set(kind, await recordBulk.knownSourceIds(trx, sourceLinks, ctx.orgId, kind, ids))
 
   const out: Prepared[] = []
   for (const p of kept) {
