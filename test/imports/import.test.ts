@@ -2,8 +2,8 @@
  * CSV imports through the API on both databases: mapping from the header and given, deduplication
  * (a re-import updates), references by name and by src_id (a migration's source links too),
  * per-row issues with their row numbers and the issues file, counts and status values, refusals as
- * problems, and tenancy. The service
- * runs as SERVICE_ROLE=web so each test runs the background job itself, with the real runner.
+ * problems, and tenancy. The service runs as SERVICE_ROLE=web so each test runs the background job
+ * itself, with the real runner.
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
