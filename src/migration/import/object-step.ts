@@ -20,8 +20,8 @@ import { dedupRuleFor } from './dedup.ts'
 import { defineImportedFields } from './custom-field-definitions.ts'
 import { PageInFlight } from './page-in-flight.ts'
 import { importPage, type PageContext, type ReferenceTarget } from './page-import.ts'
-import { summarizeUnimportedLinks } from './unimported-links.ts'
 import { hasSourceLinks } from './source-links.ts'
+import { summarizeUnimportedLinks } from './unimported-links.ts'
 
 type Db = Kysely<DB>
 
