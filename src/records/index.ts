@@ -23,6 +23,7 @@ import { pipelineRoutes } from './opportunities/pipeline.routes.ts'
 import { erpFieldsAmong, eventForCaller, hiddenFields, kindOfEventType, mayRead, readScopes, recordForCaller } from './record-access.ts'
 import { withArticle } from './record-labels.ts'
 import { fieldsUsed, listOptionsFrom } from './record-query.ts'
+import { releaseOwnedRecords } from './owner-release.ts'
 import { pruneTombstones } from './record-tombstones.ts'
 import { addCaseComment, convertLeadWithEvents, createWithEvents, deleteWithEvents, escalateCaseWithEvents, updateWithEvents } from './record-writes.ts'
 import { recordRoutes as restRoutes } from './record.routes.ts'
@@ -45,8 +46,11 @@ export const recordReads = { getRecord, listRecords, countListed, listDeleted, l
  */
 export const recordChanges = { inWriteTransaction, writerOf, CHANNELS, changedFields }
 
-/** One record at a time, with its events: REST, the MCP tools and special actions; and tombstones' end. */
-export const recordWrites = { createWithEvents, updateWithEvents, deleteWithEvents, convertLeadWithEvents, escalateCaseWithEvents, addCaseComment, pruneTombstones }
+/**
+ * One record at a time, with its events: REST, the MCP tools and special actions; the records a
+ * leaving member owned, released; and tombstones' end.
+ */
+export const recordWrites = { createWithEvents, updateWithEvents, deleteWithEvents, convertLeadWithEvents, escalateCaseWithEvents, addCaseComment, releaseOwnedRecords, pruneTombstones }
 
 /**
  * Many records at a time (one write path for the record tables): the batch endpoint, CSV rows
