@@ -51,6 +51,9 @@ interface Replica {
   error: string | null
 }
 
+/** A replica that takes longer than this to answer its health check leaves the rotation. */
+const HEALTH_TIMEOUT_MS = 2000
+
 const HEALTH_SQL = `SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed,
   CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0
        ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0) END::float8 AS lag`
@@ -60,6 +63,7 @@ export class ReadReplicas {
   private next = 0
   private floor = 0n
   private timer: NodeJS.Timeout | null = null
+  private checking = false
   private readonly retriers = new WeakMap<PostgresPoolClient, PostgresPoolClient>()
 
   private readonly primary: Kysely<DB>
@@ -83,12 +87,19 @@ export class ReadReplicas {
   }
 
   async checkAll(): Promise<void> {
-    await Promise.all(this.replicas.map((r) => this.check(r)))
+    // A check still waiting on a slow replica is not stacked on by the next tick.
+    if (this.checking) return
+    this.checking = true
+    try {
+      await Promise.all(this.replicas.map((r) => this.check(r)))
+    } finally {
+      this.checking = false
+    }
   }
 
   private async check(replica: Replica): Promise<void> {
     try {
-      const { rows } = await replica.pool.query<{ standby: boolean; replayed: string | null; lag: number }>({ text: HEALTH_SQL, query_timeout: 1000 } as pg.QueryConfig)
+      const { rows } = await replica.pool.query<{ standby: boolean; replayed: string | null; lag: number }>({ text: HEALTH_SQL, query_timeout: HEALTH_TIMEOUT_MS } as pg.QueryConfig)
       const row = rows[0]
       replica.replayedText = row.replayed
       const replayed = walPosition(row.replayed)
