@@ -71,6 +71,10 @@ export async function openPrimary(urls: readonly string[], options: { max: numbe
     pool.on('error', (err) => {
       console.warn(`PostgreSQL connection lost while idle (${(err as { code?: string }).code ?? err.message}); it will be replaced.`)
     })
+    // A checked-out connection whose server goes away emits 'error' too, between statements, with
+    // no listener of the pool's: unheard, it would crash the process. The statement in flight (or the
+    // next) fails with the same error, which is what reports the loss (see `lost`).
+    pool.on('connect', (client) => client.on('error', () => {}))
     const host: Host = { url, pool, prepared: null as unknown as PostgresPool }
     host.prepared = preparingPool(pool, {
       statement: options.statement,

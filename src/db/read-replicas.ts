@@ -74,7 +74,10 @@ export class ReadReplicas {
     this.options = options
     this.replicas = urls.map((url) => {
       const pool = new pg.Pool({ connectionString: url, max: options.max, connectionTimeoutMillis: 1000 })
-      pool.on('error', () => {}) // an idle replica connection lost: the health check takes the replica out
+      // A replica connection lost, idle or checked out: the failed read retries on the primary and the
+      // health check takes the replica out; unheard, the 'error' event would crash the process.
+      pool.on('error', () => {})
+      pool.on('connect', (client) => client.on('error', () => {}))
       return { url, pool, prepared: preparingPool(pool), inRotation: false, replayed: 0n, replayedText: null, lagSeconds: null, error: null }
     })
   }

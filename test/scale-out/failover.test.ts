@@ -98,7 +98,7 @@ describe.skipIf(!clustersAvailable())('failover to a promoted standby under writ
       const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM events WHERE org_id = ${admin.orgId} AND seq IS NULL`.execute(database.db)
       return r.rows[0].n === 0
     })
-    const seqs = (await sql<{ seq: string; type: string }>`SELECT seq::text AS seq, type FROM events WHERE org_id = ${admin.orgId} ORDER BY seq`.execute(database.db)).rows
+    const seqs = (await sql<{ seq: string; type: string }>`SELECT seq::text AS seq, type FROM events WHERE org_id = ${admin.orgId} ORDER BY events.seq`.execute(database.db)).rows
     expect(seqs.filter((e) => e.type === 'account.created').length).toBe(total)
     expect(seqs.map((e) => Number(e.seq))).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1))
 
