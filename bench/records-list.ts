@@ -24,6 +24,8 @@
  *   BENCH_COMPARE=/tmp/list-before BENCH_ONLY=headline npm run bench:records   (another checkout's service in the same rounds)
  *   BENCH_ONLY=rate-limits npm run bench:records     (only the rate-limit rounds; BENCH_ROUND_SECONDS=5, BENCH_ROUND_PAIRS=6)
  *   BENCH_ONLY=embedded npm run bench:records        (only the embedded default against PostgreSQL; BENCH_EMBEDDED_RECORDS=100000)
+ *   BENCH_ONLY=replicas npm run bench:records        (only reads on a streaming replica against the primary alone, and the
+ *                                                     read-your-writes check's cost: bench/records-replicas.ts; BENCH_REPLICA_ACCOUNTS=20000)
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -38,6 +40,7 @@ import { sha256 } from '../src/shared/ids.ts'
 import { insertAccessToken } from './bearer-token.ts'
 import { childCpu, cpuSeconds, ensureDatabase, fmt, load, loadAutocannon, loadAverage, loadWrk, median, openLoop, pgbench, pgbenchArgs, printCommand, ROOT, sampleRss, SERVICE_NODE_FLAGS, serviceEnv, spawnInOwnSession, startServiceProcess, wrkArgs, wrkAvailable, writePgbenchScript, type LoadResult, type ServiceProcess } from './lib.ts'
 import { seedEmbeddedOpportunities, seedOpportunities } from './seed-opportunities.ts'
+import { replicaSection } from './records-replicas.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 /** Rounds of the headline (each a pgbench run and the API runs after it) and of the embedded comparison. */
@@ -352,6 +355,8 @@ async function readiness(): Promise<void> {
 }
 
 async function main() {
+  // Its own primary and standby: nothing of the seeded database below is needed.
+  if (process.env.BENCH_ONLY === 'replicas') return replicaSection(SECONDS, ROUNDS)
   const url = await ensureDatabase(DB_NAME, process.env.BENCH_RESEED === '1')
   const { orgId, userId } = await seedOpportunities(url)
   const database = await openPostgres(url)
@@ -383,6 +388,7 @@ async function main() {
   await embeddedThroughput(url, tokens.erp)
   await readiness()
   await rateLimitOverhead(url, session)
+  await replicaSection(SECONDS, ROUNDS)
 }
 
 await main()

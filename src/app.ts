@@ -10,6 +10,7 @@ import type { Database } from './db/connect.ts'
 import databasePlugin from './http/plugins/database.ts'
 import openapiPlugin from './http/plugins/openapi.ts'
 import housekeepingPlugin from './http/plugins/housekeeping.ts'
+import readRoutingPlugin from './http/plugins/read-routing.ts'
 import embeddedStatisticsPlugin from './http/plugins/embedded-statistics.ts'
 import { clientErrorHandler, frameworkErrors, installProblemHandler } from './http/problem-handler.ts'
 import { registerCors } from './http/cors.ts'
@@ -98,6 +99,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await registerCors(app)
   await app.register(cookie)
   await app.register(housekeepingPlugin, { clock })
+  // Reads on streaming replicas without stale reads (DATABASE_READ_URLS; nothing without them).
+  await app.register(readRoutingPlugin)
   await app.register(embeddedStatisticsPlugin)
   // Before /mcp and /api/v1: counts every request their authentication let through.
   await app.register(rateLimitPlugin, { clock })

@@ -8,7 +8,14 @@ export interface Config {
   port: number
   host: string
   publicUrl: string
+  /** The primary: one host, or several in libpq's multi-host form (the pool uses the read-write one). */
   databaseUrl: string | null
+  /** Streaming replicas that serve reads (lists, counts, search, export, feed, MCP reads); empty: none. */
+  databaseReadUrls: string[]
+  /** A replica lagging longer than this leaves the read rotation until it catches up. */
+  readReplicaMaxLagSeconds: number
+  /** How often each replica's replay position and lag are checked. */
+  readReplicaCheckIntervalMs: number
   dataDir: string
   allowPrivateOutbound: boolean
   logLevel: string
@@ -142,6 +149,16 @@ function parseDatabaseUrl(raw: string | undefined): string | null {
   return raw
 }
 
+function parseReadUrls(raw: string | undefined, databaseUrl: string | null): string[] {
+  if (raw === undefined || raw.trim() === '') return []
+  if (databaseUrl === null) throw new ConfigError('DATABASE_READ_URLS needs DATABASE_URL: the embedded database has no replicas')
+  return raw.split(',').map((item) => {
+    const value = item.trim()
+    if (!/^postgres(ql)?:\/\/[^,]+$/.test(value)) throw new ConfigError(`DATABASE_READ_URLS must list postgres:// URLs separated by commas, got "${value}"`)
+    return value
+  })
+}
+
 function parseRole(raw: string | undefined): Config['role'] {
   if (raw === undefined || raw === '') return 'all'
   if (raw === 'all' || raw === 'web' || raw === 'worker') return raw
@@ -216,11 +233,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort('PORT', env.PORT, 3000)
   const allowPrivateOutbound = parseBool('ALLOW_PRIVATE_OUTBOUND', env.ALLOW_PRIVATE_OUTBOUND, false)
   const publicUrl = parsePublicUrl(env.PUBLIC_URL, port)
+  const databaseUrl = parseDatabaseUrl(env.DATABASE_URL)
   return {
     port,
     host: env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0',
     publicUrl,
-    databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
+    databaseUrl,
+    databaseReadUrls: parseReadUrls(env.DATABASE_READ_URLS, databaseUrl),
+    readReplicaMaxLagSeconds: parsePositiveInt('READ_REPLICA_MAX_LAG_SECONDS', env.READ_REPLICA_MAX_LAG_SECONDS, 10),
+    readReplicaCheckIntervalMs: parsePositiveInt('READ_REPLICA_CHECK_INTERVAL_MS', env.READ_REPLICA_CHECK_INTERVAL_MS, 1000),
     dataDir: path.resolve(env.DATA_DIR && env.DATA_DIR !== '' ? env.DATA_DIR : './data'),
     allowPrivateOutbound,
     logLevel: env.LOG_LEVEL && env.LOG_LEVEL !== '' ? env.LOG_LEVEL : 'info',

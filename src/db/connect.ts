@@ -10,7 +10,10 @@ import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { SerializedPGliteDialect } from './pglite-dialect.ts'
-import { preparingPool, type StatementObserver } from './prepared-pool.ts'
+import { hostUrls } from './host-list.ts'
+import { openPrimary } from './primary-failover.ts'
+import { ReadReplicas, type ReplicaOptions } from './read-replicas.ts'
+import { markIfWriting } from './read-scope.ts'
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts'
 import type { DB } from './database.ts'
 
@@ -19,10 +22,18 @@ export type DatabaseKind = 'postgres' | 'pglite'
 export interface Database {
   kind: DatabaseKind
   db: Kysely<DB>
+  /**
+   * For reads that may be served by a streaming replica (lists, counts, search, export, the feed,
+   * MCP reads): single statements outside transactions only. Without DATABASE_READ_URLS it is `db`.
+   */
+  readDb: Kysely<DB>
+  /** The replicas behind `readDb` and their health; null without DATABASE_READ_URLS. */
+  replicas: ReadReplicas | null
   /** Runs a multi-statement SQL script (migrations): `pg` and PGlite need different calls for it. */
   execScript(script: string): Promise<void>
   /** The raw handle of the embedded database, for what Kysely cannot do (benchmarks, tests). */
   pglite: PGlite | null
+  /** As configured: one host, or several in libpq's form (src/db/host-list.ts). */
   connectionString: string | null
   /**
    * Calls `onNotify` for every NOTIFY on `channel` (sent at commit). A wake-up signal only: a lost
@@ -43,35 +54,70 @@ export interface Database {
  */
 const POOL_SIZE = 8
 
-export async function openPostgres(connectionString: string, options: { max?: number; observer?: StatementObserver } = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? POOL_SIZE })
-  // An idle connection can die (server restart, failover, an administrator's terminate). `pg`
-  // reports that as an 'error' event on the pool, which would otherwise crash the process; the
-  // pool has already dropped the connection and opens a new one on demand.
-  pool.on('error', (err) => {
-    console.warn(`PostgreSQL connection lost while idle (${(err as { code?: string }).code ?? err.message}); it will be replaced.`)
-  })
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool, options.observer ?? null) }) })
+export interface PostgresOptions {
+  max?: number
+  /** Streaming replicas for `readDb` (DATABASE_READ_URLS), with their lag bound and check interval. */
+  readUrls?: readonly string[]
+  replicas?: Omit<ReplicaOptions, 'max'>
+  /**
+   * Sees the text of every statement sent to the primary before it runs. Tests use it to check each
+   * statement the service sends against Citus's query rules (docs/scale-out.md, Query rules); the
+   * service passes none.
+   */
+  observer?: (text: string) => void
+}
+
+/** Default replica lag bound and check interval, as src/config.ts documents them. */
+const REPLICA_DEFAULTS = { maxLagSeconds: 10, checkIntervalMs: 1000 }
+
+/**
+ * PostgreSQL: `connection` names the primary (one host, or several: the pool connects to whichever
+ * is read-write, src/db/primary-failover.ts), or a list of single-host URLs.
+ */
+export async function openPostgres(connection: string | readonly string[], options: PostgresOptions = {}): Promise<Database> {
+  const urls = typeof connection === 'string' ? hostUrls(connection) : connection
+  const readUrls = options.readUrls ?? []
+  const seers = [readUrls.length > 0 ? markIfWriting : undefined, options.observer].filter((s) => s !== undefined)
+  const statement = seers.length === 0 ? undefined : (text: string) => seers.forEach((see) => see(text))
+  const primary = await openPrimary(urls, { max: options.max ?? POOL_SIZE, statement })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: primary.pool }) })
+  let readDb = db
+  let replicas: ReadReplicas | null = null
+  if (readUrls.length > 0) {
+    const readers = new ReadReplicas(readUrls, db, { ...REPLICA_DEFAULTS, ...options.replicas, max: options.max ?? POOL_SIZE })
+    replicas = readers
+    primary.onSwitch(() => void readers.primarySwitched())
+    await readers.start()
+    // The routing pool ends the replicas' pools; the primary's pool is ended by `db`.
+    readDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: readers.routingPool({ connect: () => primary.pool.connect(), end: async () => {}, options: primary.pool.options }) }) })
+  }
   return {
     kind: 'postgres',
     db,
+    readDb,
+    replicas,
     pglite: null,
-    connectionString,
-    async execScript(script) {
-      await pool.query(script)
-    },
-    listen: (channel, onNotify) => listenPostgres(connectionString, channel, onNotify),
+    connectionString: typeof connection === 'string' ? connection : connection.join(','),
+    execScript: (script) => primary.execScript(script),
+    listen: (channel, onNotify) => listenPostgres(() => primary.currentUrl(), channel, onNotify),
     async close() {
+      if (readDb !== db) await readDb.destroy()
       await db.destroy()
     },
   }
 }
 
 /** A dedicated connection that LISTENs, reconnecting after errors until stopped. */
-async function listenPostgres(connectionString: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+async function listenPostgres(currentUrl: () => string | null, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
   let stopped = false
   let client: pg.Client | null = null
+  // After a failover the primary is another host: each attempt connects to the current one.
+  const retry = () => {
+    if (!stopped) setTimeout(() => void connect().catch(retry), 1000).unref()
+  }
   const connect = async (): Promise<void> => {
+    const connectionString = currentUrl()
+    if (connectionString === null) throw new Error('no primary yet')
     const c = new pg.Client({ connectionString })
     c.on('notification', (msg) => {
       if (msg.channel === channel) onNotify()
@@ -79,7 +125,7 @@ async function listenPostgres(connectionString: string, channel: string, onNotif
     c.on('error', () => {
       client = null
       c.end().catch(() => {})
-      if (!stopped) setTimeout(() => void connect().catch(() => {}), 1000).unref()
+      retry()
     })
     await c.connect()
     await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
@@ -114,6 +160,8 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
   return {
     kind: 'pglite',
     db,
+    readDb: db,
+    replicas: null,
     pglite,
     connectionString: null,
     async execScript(script) {
@@ -136,6 +184,16 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
   }
 }
 
-export async function openDatabase(config: { databaseUrl: string | null; dataDir: string }): Promise<Database> {
-  return config.databaseUrl ? openPostgres(config.databaseUrl) : openEmbedded(config.dataDir)
+export async function openDatabase(config: {
+  databaseUrl: string | null
+  dataDir: string
+  databaseReadUrls?: readonly string[]
+  readReplicaMaxLagSeconds?: number
+  readReplicaCheckIntervalMs?: number
+}): Promise<Database> {
+  if (!config.databaseUrl) return openEmbedded(config.dataDir)
+  return openPostgres(config.databaseUrl, {
+    readUrls: config.databaseReadUrls,
+    replicas: { maxLagSeconds: config.readReplicaMaxLagSeconds ?? REPLICA_DEFAULTS.maxLagSeconds, checkIntervalMs: config.readReplicaCheckIntervalMs ?? REPLICA_DEFAULTS.checkIntervalMs },
+  })
 }

@@ -31,13 +31,12 @@ function run(client: pg.PoolClient, config: pg.QueryConfig): Promise<pg.QueryRes
  * Kysely keys its own connection object by this client, so a new one on every checkout made it
  * build and weakly map a new connection object per statement.
  */
-function preparingClient(client: pg.PoolClient, observer: StatementObserver | null): PostgresPoolClient {
+function preparingClient(client: pg.PoolClient, hooks: PoolHooks): PostgresPoolClient {
   const known = new Set<string>()
   /** Statements whose prepared plan went stale on this connection (see above), run unnamed. */
   const unusable = new Set<string>()
-  return {
-    query(text: string, values: unknown[]) {
-      observer?.(text)
+  const { failed, statement } = hooks
+  const query = (text: string, values: unknown[]): Promise<pg.QueryResult> => {
       const name = nameToPrepare(text, values.length, known, unusable)
       if (name === null) return run(client, { text, values })
       known.add(name)
@@ -54,7 +53,14 @@ function preparingClient(client: pg.PoolClient, observer: StatementObserver | nu
           throw retryErr
         }
       })
-    },
+  }
+  return {
+    query: failed || statement
+      ? (text: string, values: unknown[]) => {
+          statement?.(text)
+          return failed ? query(text, values).catch((err: unknown) => { throw failed(err) }) : query(text, values)
+        }
+      : query,
     // Kysely passes true for a connection it marked for discarding (a failed rollback): pg then closes it.
     release(discard?: boolean) {
       client.release(discard)
@@ -62,19 +68,21 @@ function preparingClient(client: pg.PoolClient, observer: StatementObserver | nu
   } as unknown as PostgresPoolClient
 }
 
-/**
- * Sees the text of every statement before it runs. Tests use it to check each statement the
- * service sends against Citus's query rules (docs/scale-out.md, Query rules); the service passes none.
- */
-export type StatementObserver = (text: string) => void
+/** What the owner of a pool learns of its statements (src/db/primary-failover.ts, src/db/read-replicas.ts). */
+export interface PoolHooks {
+  /** Called with each statement's error; what it answers is thrown instead. */
+  failed?: (err: unknown) => unknown
+  /** Called with each statement's text before it runs. */
+  statement?: (text: string) => void
+}
 
-export function preparingPool(pool: pg.Pool, observer: StatementObserver | null = null): PostgresPool {
+export function preparingPool(pool: pg.Pool, hooks: PoolHooks = {}): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>()
   return {
     async connect(): Promise<PostgresPoolClient> {
       const client = await pool.connect()
       let preparing = clients.get(client)
-      if (!preparing) clients.set(client, (preparing = preparingClient(client, observer)))
+      if (!preparing) clients.set(client, (preparing = preparingClient(client, hooks)))
       return preparing
     },
     end: () => pool.end(),

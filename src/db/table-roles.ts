@@ -68,6 +68,7 @@ export const TABLE_ROLES: readonly TableRoleEntry[] = [
   { table: 'rate_limit_counters', role: 'local', why: 'hot per-window counters, the same reason' },
   { table: 'sign_in_failures', role: 'local', why: 'sign-in throttling by address and email, before any organization' },
   { table: 'stream_slots', role: 'local', why: 'short leases of open streams, renewed for all organizations in one statement' },
+  { table: 'read_positions', role: 'local', why: 'each credential\'s last write position for read-your-writes on replicas, read with the primary\'s own lookups' },
 ]
 
 export function tablesWithRole(role: TableRole): string[] {

@@ -78,13 +78,13 @@ export async function feedRoutes(fastify: FastifyInstance, opts: { wakeups: Feed
       const types = readableTypes(auth, request.query.types)
       if (order === 'desc') {
         if (after !== undefined) throw new ValidationFailed('after reads forwards; with order=desc use before.', [{ field: 'after', message: 'not with order=desc' }])
-        const back = await readFeedBackwards(app.db, auth, before ?? null, limit, types)
+        const back = await readFeedBackwards(app.readDb, auth, before ?? null, limit, types)
         return reply
           .type('application/json; charset=utf-8')
           .send(`{"data":[${back.events.map((e) => e.json).join(',')}],"has_more":${back.hasMore},"next_after":${back.newest},"next_before":${back.nextBefore ?? 'null'}}`)
       }
       if (before !== undefined) throw new ValidationFailed('before reads backwards; add order=desc.', [{ field: 'before', message: 'only with order=desc' }])
-      const { events, hasMore, nextAfter } = await readFeed(app.db, auth, after ?? null, limit, types)
+      const { events, hasMore, nextAfter } = await readFeed(app.readDb, auth, after ?? null, limit, types)
       return reply.type('application/json; charset=utf-8').send(`{"data":[${events.map((e) => e.json).join(',')}],"has_more":${hasMore},"next_after":${nextAfter}}`)
     },
   )

@@ -41,7 +41,7 @@ export async function recordEventRoutes(fastify: FastifyInstance): Promise<void>
       async (request) => {
         const auth = request.auth!
         const limit = request.query.limit ?? 50
-        const rows = await recordEventsPage(app.db, auth.orgId, kind.name, request.params.id, request.query.cursor, limit)
+        const rows = await recordEventsPage(app.readDb, auth.orgId, kind.name, request.params.id, request.query.cursor, limit)
         // An unknown id is a 404; a deleted record with a history still answers its events.
         if (rows.length === 0 && !request.query.cursor && (await recordReads.getRecord(app.db, auth, kind, request.params.id)) === null) throw new NotFound(kind.label)
         const page = keysetPage(rows, limit)

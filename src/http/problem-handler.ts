@@ -7,6 +7,18 @@ import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { problemFromDatabaseRefusal, ProblemError, type FieldError } from '../shared/errors.ts'
 import { fieldErrors } from './validation.ts'
+import { DatabaseUnavailable, isServerLost } from '../db/database-unavailable.ts'
+
+/**
+ * The primary is gone or being replaced (src/db/primary-failover.ts): a retryable 503 with
+ * Retry-After, not a 500. Whether the interrupted write committed is for the retry to find out:
+ * a keyed retry answers the stored outcome (docs/api.md, Idempotent retries).
+ */
+function problemFromLostDatabase(err: unknown): ProblemError | null {
+  if (!isServerLost(err)) return null
+  const seconds = err instanceof DatabaseUnavailable ? err.retryAfterSeconds : 1
+  return new ProblemError(503, 'database_unavailable', 'Database unavailable', 'The database is briefly unavailable (a restart or failover); retry the request shortly.', undefined, { 'retry-after': String(seconds) })
+}
 
 export function sendProblem(reply: FastifyReply, p: ProblemError): FastifyReply {
   for (const [k, v] of Object.entries(p.headers)) reply.header(k, v)
@@ -118,6 +130,11 @@ export function installProblemHandler(app: FastifyInstance, bodyLimit: number): 
     if (err instanceof ProblemError) {
       if (err.status >= 500) request.log.error({ err }, 'request failed')
       return sendProblem(reply, err)
+    }
+    const lost = problemFromLostDatabase(err)
+    if (lost) {
+      request.log.warn({ code: lost.code, cause: (err as Error).message }, 'database unavailable')
+      return sendProblem(reply, lost)
     }
     const known = problemFromFastify(err, bodyLimit)
     if (known) {

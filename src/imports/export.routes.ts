@@ -127,7 +127,7 @@ function registerExport(fastify: FastifyInstance, kind: RecordKind): void {
       preHandler: erpStepUp(kind),
     },
     async (request, reply) => {
-      const stream = await openExport(app.db, request.auth!, kind, request.query as Record<string, unknown>)
+      const stream = await openExport(app.readDb, request.auth!, kind, request.query as Record<string, unknown>)
       // A failure after the first byte cannot become a problem: the connection is cut, so the client
       // sees a truncated download, never a file that looks complete.
       stream.on('error', (err) => request.log.error({ err, kind: kind.name }, 'CSV export stopped'))

@@ -111,7 +111,7 @@ export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock; clie
     // Only method and headers are read: the body goes in parsed, as Fastify already read it.
     const response = await transport.handleRequest(transportRequest(mcpUrl, request.headers), {
       parsedBody: request.body,
-      authInfo: authInfoOf({ db: app.db, auth: request.auth!, writer: mcpWriter(request), log: request.log, replies }),
+      authInfo: authInfoOf({ db: app.db, readDb: app.readDb, auth: request.auth!, writer: mcpWriter(request), log: request.log, replies }),
     })
     // With JSON responses nothing stays open once this Response exists. The transport is single-use;
     // the server is detached from it and kept for a later request (building one per request cost more

@@ -103,7 +103,7 @@ const listRecordsTool: McpTool = {
       if (!(await recordReads.getRecord(ctx.db, ctx.auth, kindsByName.case, caseId))) throw new NotFound('Case')
       opts.parent = { column: 'case_id', value: caseId }
     }
-    const page = await recordReads.listRecords(ctx.db, ctx.auth, kind, opts)
+    const page = await recordReads.listRecords(ctx.readDb, ctx.auth, kind, opts)
     return { json: page.json }
   },
 }
@@ -124,7 +124,7 @@ const countRecordsTool: McpTool = {
   async run(ctx, args) {
     const kind = kindOf(args)!
     const { limit: _limit, ...opts } = optionsOf(kind, args)
-    return { json: JSON.stringify({ count: await recordReads.countListed(ctx.db, ctx.auth, kind, opts) }) }
+    return { json: JSON.stringify({ count: await recordReads.countListed(ctx.readDb, ctx.auth, kind, opts) }) }
   },
 }
 
@@ -198,7 +198,7 @@ const searchRecordsTool: McpTool = {
     const skipped = kinds.filter((k) => !readable.includes(k)).map((k) => ({ kind: k.name, reason: `needs the scope ${recordAccess.readScopes(k).join(' and ')}` }))
     const groups = await Promise.all(
       readable.map(async (kind) => {
-        const page = await recordReads.listRecords(ctx.db, ctx.auth, kind, { limit, q, filters: [] })
+        const page = await recordReads.listRecords(ctx.readDb, ctx.auth, kind, { limit, q, filters: [] })
         const data = JSON.parse(page.json) as { data: Record<string, unknown>[]; has_more: boolean }
         return { kind: kind.name, has_more: data.has_more, records: data.data.map((record) => ({ id: record.id as string, title: titleOf(kind, record), record })) }
       }),
@@ -238,7 +238,7 @@ const pipelineSummaryTool: McpTool = {
   annotations: HINTS.read,
   scopes: () => ['crm:read'],
   async run(ctx: ToolContext) {
-    const summary = await recordReads.pipelineSummary(ctx.db, ctx.auth)
+    const summary = await recordReads.pipelineSummary(ctx.readDb, ctx.auth)
     const value: Record<string, unknown> = { ...summary }
     if (!summary.amounts_visible) value.note = 'Amounts need the erp:read scope; only counts are shown.'
     return { value }

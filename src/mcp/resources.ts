@@ -35,7 +35,7 @@ export function resourceScopes(uri: unknown): Scope[] {
 
 async function listNewest(ctx: ToolContext, kind: RecordKind) {
   if (!recordAccess.mayRead(kind, ctx.auth)) return { resources: [] }
-  const page = await recordReads.listRecords(ctx.db, ctx.auth, kind, { limit: LISTED_PER_KIND, filters: [] })
+  const page = await recordReads.listRecords(ctx.readDb, ctx.auth, kind, { limit: LISTED_PER_KIND, filters: [] })
   const data = (JSON.parse(page.json) as { data: Record<string, unknown>[] }).data
   return { resources: data.map((r) => ({ uri: `${resourcePrefix(kind)}${r.id}`, name: titleOf(kind, r), mimeType: 'application/json' })) }
 }

@@ -23,6 +23,8 @@ export type Args = Record<string, unknown>
 
 export interface ToolContext {
   db: Kysely<DB>
+  /** For the read tools and resources: a streaming replica when one has the caller's writes (src/db/read-replicas.ts). */
+  readDb: Kysely<DB>
   auth: AuthContext
   /** Writes by this request's tools: the caller, the `mcp` channel, and where changes go. */
   writer: Writer

@@ -60,7 +60,12 @@ export async function listWithBearer(request: FastifyRequest, reply: FastifyRepl
     return listRecords(db, auth, kind, opts)
   }
   const { text, params } = bearerListStatement(presented, kind, opts)
-  const row = (await db.executeQuery<BearerListRow>(CompiledQuery.raw(text, params))).rows[0]
+  const statement = CompiledQuery.raw(text, params)
+  let row = (await request.server.readDb.executeQuery<BearerListRow>(statement)).rows[0]
+  // A replica may not have replayed a token issued a moment ago: a token it does not find is
+  // looked up again on the primary before it is refused. (A token revoked a moment ago is, on a
+  // replica, still accepted for at most the replica lag bound: docs/scale-out.md, Read replicas.)
+  if (row.token === null && request.server.readDb !== db) row = (await db.executeQuery<BearerListRow>(statement)).rows[0]
   request.auth = presented.accept(row.token === null ? null : (JSON.parse(row.token) as BearerRow))
   await checks.read(request, reply)
   await request.server.admitRequest(request, reply)

@@ -99,7 +99,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
       async (request, reply) => {
         if (request.presentedBearer) return sendJsonText(reply, (await listWithBearer(request, reply, kind, { read: readCheck, erp: stepUp })).json)
         if (request.validationError) throw request.validationError
-        const page = await listRecords(app.db, request.auth!, kind, listOptionsOf(kind, request.query))
+        const page = await listRecords(app.readDb, request.auth!, kind, listOptionsOf(kind, request.query))
         return sendJsonText(reply, page.json)
       },
     )
@@ -119,7 +119,7 @@ export function registerKindRoutes(fastify: FastifyInstance, kind: RecordKind): 
       },
       async (request) => {
         const { limit: _limit, ...opts } = listOptionsFrom(kind, request.query)
-        return { count: await countListed(app.db, request.auth!, kind, opts) }
+        return { count: await countListed(app.readDb, request.auth!, kind, opts) }
       },
     )
     app.post(
@@ -200,7 +200,7 @@ function registerCommentRoutes(fastify: FastifyInstance): void {
       const caseId = request.params.id
       if (!(await getRecord(app.db, request.auth!, caseKind, caseId))) throw new NotFound('Case')
       const opts = listOptionsFrom(comment, request.query)
-      const page = await listRecords(app.db, request.auth!, comment, { ...opts, parent: { column: 'case_id', value: caseId } })
+      const page = await listRecords(app.readDb, request.auth!, comment, { ...opts, parent: { column: 'case_id', value: caseId } })
       return sendJsonText(reply, page.json)
     },
   )
@@ -222,7 +222,7 @@ function registerCommentRoutes(fastify: FastifyInstance): void {
       const caseId = request.params.id
       if (!(await getRecord(app.db, request.auth!, caseKind, caseId))) throw new NotFound('Case')
       const { limit: _limit, ...opts } = listOptionsFrom(comment, request.query)
-      return { count: await countListed(app.db, request.auth!, comment, { ...opts, parent: { column: 'case_id', value: caseId } }) }
+      return { count: await countListed(app.readDb, request.auth!, comment, { ...opts, parent: { column: 'case_id', value: caseId } }) }
     },
   )
   app.post(

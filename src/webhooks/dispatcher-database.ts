@@ -8,6 +8,7 @@
  */
 import type { Kysely } from 'kysely'
 import { openPostgres, type Database } from '../db/connect.ts'
+import { hostUrls } from '../db/host-list.ts'
 import type { DB } from '../db/database.ts'
 
 // One for the turns, one for failures and endpoint health written beside them.
@@ -20,7 +21,7 @@ export interface DispatcherDatabase {
 
 export async function openDispatcherDatabase(database: Database): Promise<DispatcherDatabase> {
   if (database.kind !== 'postgres' || !database.connectionString) return { db: database.db, close: async () => {} }
-  const own = await openPostgres(withoutCommitWait(database.connectionString), { max: CONNECTIONS })
+  const own = await openPostgres(hostUrls(database.connectionString).map(withoutCommitWait), { max: CONNECTIONS })
   return { db: own.db, close: () => own.close() }
 }
 

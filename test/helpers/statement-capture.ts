@@ -1,6 +1,6 @@
 /**
  * Collects the distinct statements the service sends to the test PostgreSQL (through the
- * statement observer of src/db/prepared-pool.ts), for the Citus query rules check
+ * statement observer of src/db/connect.ts), for the Citus query rules check
  * (citus-statement-check.setup.ts). A statement a test sends itself to look at the database
  * (its stack passes through test code and no service code) is not the service's, and is left out.
  */

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandl
 import type { Clock } from '../../shared/clock.ts'
 import { ProblemError } from '../../shared/errors.ts'
 import { fingerprintOf, idempotencyKeyOf, KEYED_METHODS, principalOf, REPLAYED_HEADER } from './idempotency-key.ts'
+import { isServerLost } from '../../db/database-unavailable.ts'
 import { claimKey, findKey, recordOutcome, releaseKey, renewLease, storeAnswer, takeOverCommitted, type KeyRef, type StoredAnswer } from './idempotency.repository.ts'
 import type { AuthContext, WriteReceipt } from '../../shared/auth-context.ts'
 import type { SecretBox } from '../../shared/secret-box.ts'
@@ -169,8 +170,26 @@ export function registerIdempotency(api: FastifyInstance, opts: { clock: Clock; 
     } catch (err) {
       // The answer still goes out; the claim's lease lapses and a retry then runs again.
       request.log.error({ err }, 'keeping the answer of an idempotency key failed')
+      releaseAfterFailover(request, claim, err)
     }
     return payload
+  }
+
+  /**
+   * The primary was lost while the key was held (a failover): its claim, committed before, is still
+   * there on the new primary, and a retry would hear 409 idempotency_key_in_use for the whole lease.
+   * Releasing it as soon as a primary answers again lets the retry run (or replay a committed outcome).
+   */
+  function releaseAfterFailover(request: FastifyRequest, claim: { ref: KeyRef; id: string }, err: unknown): void {
+    if (!isServerLost(err)) return
+    const giveUpAt = Date.now() + leaseSeconds * 1000
+    const attempt = () => {
+      releaseKey(api.db, claim.ref, claim.id).catch((again: unknown) => {
+        if (isServerLost(again) && Date.now() < giveUpAt) setTimeout(attempt, 250).unref()
+        else request.log.warn({ err: again }, 'releasing an idempotency key failed')
+      })
+    }
+    setTimeout(attempt, 250).unref()
   }
 
   // A claimed request that never reached onSend (an aborted reply) frees its key.
@@ -179,6 +198,9 @@ export function registerIdempotency(api: FastifyInstance, opts: { clock: Clock; 
     if (!claim) return
     request.idempotencyClaim = null
     clearInterval(claim.renewal)
-    await releaseKey(api.db, claim.ref, claim.id).catch((err) => request.log.warn({ err }, 'releasing an idempotency key failed'))
+    await releaseKey(api.db, claim.ref, claim.id).catch((err) => {
+      request.log.warn({ err }, 'releasing an idempotency key failed')
+      releaseAfterFailover(request, claim, err)
+    })
   }
 }

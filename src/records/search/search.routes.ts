@@ -78,7 +78,7 @@ export async function searchRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const { q, kinds, limit } = request.query
       const wanted = kinds ? (kinds.split(',') as SearchKindName[]) : undefined
-      return { data: await searchRecords(app.db, request.auth!, { q, kinds: wanted, limit: limit ?? 20 }) }
+      return { data: await searchRecords(app.readDb, request.auth!, { q, kinds: wanted, limit: limit ?? 20 }) }
     },
   )
 }
