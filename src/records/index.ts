@@ -62,6 +62,7 @@ export { resolveReferences, type ReferenceMatch } from './bulk/reference-lookup.
 // written in, and the port through which changes reach the journal (src/events implements it).
 export type { RecordChange } from './record.service.ts'
 export { changedFields } from './record.service.ts'
+export { releaseOwnedRecords } from './owner-release.ts'
 export { CHANNELS, inWriteTransaction, writerOf, type Actor, type ChangeJournal, type Channel, type RecordAction, type WriteOptions, type Writer, type WriteTx } from './write-context.ts'
 
 // Custom fields: definitions per organization and kind (docs/custom-fields.md). Export adds a
