@@ -16,7 +16,7 @@ import { validatorCompiler } from '../http/validation.ts'
 import { NotFound, ValidationFailed } from '../shared/errors.ts'
 import { uuidv7 } from '../shared/ids.ts'
 import { csvCell, csvLine } from '../shared/csv-cell.ts'
-import { listCustomFieldDefinitions } from '../records/index.ts'
+import { recordCustomFields } from '../records/index.ts'
 import { DEDUPE_KEYS, importKinds, planImport } from './import-request.ts'
 import { findImport, insertImport, issuesAfter, listImports, deleteChunks, IMPORT_STATUSES, type ImportRow } from './import.repository.ts'
 import { readUpload } from './upload.ts'
@@ -145,7 +145,7 @@ export async function importRoutes(fastify: FastifyInstance, opts: ImportRouteOp
       try {
         const file = upload.file
         if (!file) throw new ValidationFailed('Attach the CSV file as the `file` part.', [{ field: 'file', message: 'is required' }])
-        const plan = planImport(upload.fields, file.header, await listCustomFieldDefinitions(app.db, auth.orgId))
+        const plan = planImport(upload.fields, file.header, await recordCustomFields.listCustomFieldDefinitions(app.db, auth.orgId))
         // A keyed retry whose first attempt committed gets that import back; the file it sent again is dropped.
         id = await writeTransaction(app.db, auth.receipt, async (trx) => {
           await insertImport(trx, {

@@ -6,7 +6,8 @@ import { writeTransaction } from '../db/write-transaction.ts'
 import type { WriteReceipt } from '../shared/auth-context.ts'
 import type { Kysely, Transaction } from 'kysely'
 import type { DB } from '../db/database.ts'
-import { inWriteTransaction, releaseOwnedRecords, type Writer } from '../records/index.ts'
+import { recordChanges, recordWrites } from '../records/index.ts'
+import type { Writer } from '../records/index.ts'
 import { AdminRequired, NotFound, ProblemError } from '../shared/errors.ts'
 import { deleteMembership, findMember, lockAdministrators, setMemberRole, type MemberRow } from './member.repository.ts'
 
@@ -47,7 +48,7 @@ export async function changeMemberRole(db: Kysely<DB>, orgId: string, actorId: s
  */
 export async function removeMember(db: Kysely<DB>, writer: Writer, userId: string): Promise<void> {
   const orgId = writer.auth.orgId
-  await inWriteTransaction(db, writer, async (tx) => {
+  await recordChanges.inWriteTransaction(db, writer, async (tx) => {
     const { trx } = tx
     const admins = await administratorsFor(trx, orgId, writer.auth.userId!)
     const member = await findMember(trx, orgId, userId)
@@ -55,7 +56,7 @@ export async function removeMember(db: Kysely<DB>, writer: Writer, userId: strin
     if (admins.has(userId) && admins.size === 1) {
       throw new LastAdministrator('This is the only administrator of the organization: make someone else an administrator before removing them.')
     }
-    await releaseOwnedRecords(tx, userId)
+    await recordWrites.releaseOwnedRecords(tx, userId)
     await deleteMembership(trx, orgId, userId)
   })
 }
