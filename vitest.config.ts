@@ -1,10 +1,16 @@
 import { defineConfig } from 'vitest/config'
+import { testKinds } from './test/helpers/test-kinds.ts'
 
-// One PGlite costs 300-700 MB and 1-3 s to create, so files share one per file (see test/helpers)
-// and run in a small pool: the machine has two cores.
+// Three projects (docs/testing.md): unit (no database), integration (both databases, services,
+// child processes) and browser (test/e2e, headless Chromium); `npm test` runs all three, and
+// `npx vitest run --project unit` one. Which file is which is read from its imports
+// (test/helpers/test-kinds.ts). Databases start from templates migrated once per run
+// (test/helpers/global-setup.ts), and the pool stays small: the machine has two cores.
+const kinds = testKinds()
+const GLOBAL_SETUP = ['test/helpers/global-setup.ts']
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'tools/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,
@@ -13,5 +19,10 @@ export default defineConfig({
     // After each file, the statements the service sent to PostgreSQL must keep Citus's query rule
     // (docs/scale-out.md, Query rules).
     setupFiles: ['test/helpers/citus-statement-check.setup.ts'],
+    projects: [
+      { test: { name: 'unit', include: kinds.unit } },
+      { test: { name: 'integration', include: kinds.integration, globalSetup: GLOBAL_SETUP } },
+      { test: { name: 'browser', include: kinds.browser, globalSetup: GLOBAL_SETUP } },
+    ],
   },
 })

@@ -139,7 +139,11 @@ async function listenPostgres(currentUrl: () => string | null, channel: string, 
   }
 }
 
-export async function openEmbedded(dataDir: string | null): Promise<Database> {
+/**
+ * `loadDataDir` starts the database from a dumped data directory (PGlite's `dumpDataDir`) instead of
+ * an empty one: the tests migrate once and start every database from that dump (test/helpers).
+ */
+export async function openEmbedded(dataDir: string | null, options: { loadDataDir?: Blob } = {}): Promise<Database> {
   let lock: DataDirLock | null = null
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true })
@@ -151,7 +155,8 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
     // Record search's indexes need these two (migration 0015); PGlite loads an extension only when
     // it is named here, before CREATE EXTENSION can find it.
     const extensions = { pg_trgm, btree_gin }
-    pglite = await PGlite.create(dataDir ? { dataDir: path.join(dataDir, 'pgdata'), extensions } : { extensions })
+    const loadDataDir = options.loadDataDir
+    pglite = await PGlite.create(dataDir ? { dataDir: path.join(dataDir, 'pgdata'), extensions, loadDataDir } : { extensions, loadDataDir })
   } catch (err) {
     lock?.release()
     throw err

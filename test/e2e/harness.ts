@@ -1,18 +1,16 @@
 /**
- * Shared harness of the browser end-to-end tests: a real listening service on a free port (embedded
- * database in a temporary directory, or a fresh PostgreSQL database), headless Chromium, and a
+ * Shared harness of the browser end-to-end tests: a real listening service on a free port (built by
+ * test/helpers/test-app.ts on a fresh migrated database of either kind), headless Chromium, and a
  * recorder of every 5xx the browser saw.
  */
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
-import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { loadConfig } from '../../src/config.ts'
-import { startService, type RunningService } from '../../src/runtime.ts'
-import { createPostgresDatabase, type TargetName } from '../helpers/databases.ts'
+import type { RunningService } from '../../src/runtime.ts'
+import type { TargetName } from '../helpers/databases.ts'
+import { startTestApp } from '../helpers/test-app.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -34,17 +32,6 @@ export function ensureWebBuild(): void {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 export interface E2eService {
   service: RunningService
   url: string
@@ -53,28 +40,9 @@ export interface E2eService {
 
 /** A fresh service whose PUBLIC_URL is exactly the address the browser uses (cookies, Origin checks). */
 export async function startE2eService(target: TargetName, extraEnv: Record<string, string> = {}): Promise<E2eService> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-'))
-  const pgDb = target === 'postgres' ? await createPostgresDatabase() : null
-  const port = await freePort()
-  const env: Record<string, string> = {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    ...extraEnv,
-  }
-  if (pgDb) env.DATABASE_URL = pgDb.url
-  const service = await startService(loadConfig(env), { logger: false })
-  return {
-    service,
-    url: service.url,
-    async close() {
-      await service.close()
-      await pgDb?.drop()
-      fs.rmSync(dataDir, { recursive: true, force: true })
-    },
-  }
+  const built = await startTestApp({ database: target, listen: true, env: extraEnv })
+  const service: RunningService = { app: built.app, database: built.tdb!.database, url: built.url!, close: () => built.close() }
+  return { service, url: service.url, close: service.close }
 }
 
 export function launchChromium(): Promise<Browser> {

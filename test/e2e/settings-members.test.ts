@@ -32,8 +32,8 @@ describe('Settings -> Members in the browser', () => {
     const db = svc.service.app!.db
     ;({ orgId } = await createOrganizationWithAdmin(db, { name: 'Acme Outfitters', adminEmail: 'ada@acme.test', adminPassword: PASSWORD, adminName: 'Ada Admin' }))
     await addUserToOrganization(db, orgId, { email: 'max@acme.test', password: PASSWORD, role: 'member', name: 'Max Member' })
-    // Each service migrates a new embedded database: under a full suite on two cores that alone has
-    // taken most of a minute.
+    // Two services, each on an embedded database of its own (cloned from the migrated template), and
+    // a browser: under a full suite on two cores that has taken most of a minute.
   }, 180_000)
   afterAll(async () => {
     await browser?.close()

@@ -1,27 +1,20 @@
 /**
- * Builds the real application on a test database, plus helpers that create an organization with a
- * signed-in administrator and send authenticated requests through `app.inject`.
+ * The application under test answering `app.inject` (built by test-app.ts), one per test file, plus
+ * helpers that create an organization with a signed-in administrator and send authenticated requests.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
-import { GENEROUS_RATE_LIMITS } from './service-process.ts'
-import { createTestDatabase, type TargetName, type TestDatabase } from './databases.ts'
-import { buildApp } from '../../src/app.ts'
-import { loadConfig, type Config } from '../../src/config.ts'
+import { startTestApp, testConfig, type TestApp } from './test-app.ts'
+import type { TargetName, TestDatabase } from './databases.ts'
 import type { Database } from '../../src/db/connect.ts'
 import { createOrganizationWithAdmin, addUserToOrganization } from '../../src/orgs/org.service.ts'
 import { createSession, findSession, SESSION_COOKIE } from '../../src/orgs/session.service.ts'
 import type { Clock } from '../../src/shared/clock.ts'
 
-export function testConfig(overrides: Record<string, string> = {}): Config {
-  // Quotas no test's load reaches, unless a test sets its own (test/http/rate-limits.test.ts).
-  return loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:3000', LOG_LEVEL: 'silent', ...GENEROUS_RATE_LIMITS, ...overrides })
-}
+export { testConfig }
 
 export async function buildTestApp(database: Database, overrides: Record<string, string> = {}, clock?: Clock): Promise<FastifyInstance> {
-  const app = await buildApp({ config: testConfig(overrides), database, logger: false, clock })
-  await app.ready()
-  return app
+  return (await startTestApp({ database, env: overrides, clock })).app
 }
 
 export interface Member {
@@ -82,23 +75,18 @@ export function json<T = any>(res: LightMyRequestResponse): T {
  * test. Call inside a describe; read `.app` and `.tdb` inside tests and hooks.
  */
 export function appPerFile(target: TargetName, overrides: Record<string, string> = {}, clock?: Clock): { readonly app: FastifyInstance; readonly tdb: TestDatabase } {
-  let tdb: TestDatabase
-  let app: FastifyInstance
+  let built: TestApp
   beforeAll(async () => {
-    tdb = await createTestDatabase(target)
-    app = await buildTestApp(tdb.database, overrides, clock)
+    built = await startTestApp({ database: target, env: overrides, clock })
   })
-  afterAll(async () => {
-    await app?.close()
-    await tdb?.drop()
-  })
-  beforeEach(() => tdb.reset())
+  afterAll(() => built?.close())
+  beforeEach(() => built.tdb!.reset())
   return {
     get app() {
-      return app
+      return built.app
     },
     get tdb() {
-      return tdb
+      return built.tdb!
     },
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The two databases every suite runs on: the embedded default (PGlite, in memory) and a real
  * PostgreSQL from TEST_DATABASE_URL, where each test file creates its own database and drops it after,
- * so parallel files and runs never collide. With CI=true an unreachable PostgreSQL fails the run.
+ * so parallel files and runs never collide. Both start from a migrated template (database-templates.ts).
+ * With CI=true an unreachable PostgreSQL fails the run.
  */
 import crypto from 'node:crypto'
 import pg from 'pg'
@@ -10,6 +11,7 @@ import type { DB } from '../../src/db/database.ts'
 import { openEmbedded, openPostgres, type Database } from '../../src/db/connect.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { captureStatement } from './statement-capture.ts'
+import { ensurePostgresTemplate, pgliteTemplate, withDatabase } from './database-templates.ts'
 
 export type TargetName = 'pglite' | 'postgres'
 export const DEFAULT_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test'
@@ -48,18 +50,29 @@ export interface TestDatabase {
   drop(): Promise<void>
 }
 
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url)
-  u.pathname = `/${name}`
-  return u.href
-}
-
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A database of its own on the test server. `migrated` clones the migrated template (see
+ * database-templates.ts); without it the database is empty, for tests of migrating itself.
+ */
+export async function createPostgresDatabase(options: { migrated?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `cairn_test_${crypto.randomBytes(6).toString('hex')}`
+  const template = options.migrated ? await ensurePostgresTemplate(testDatabaseUrl) : null
   const admin = new pg.Client({ connectionString: testDatabaseUrl })
   await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`)
+        break
+      } catch (err) {
+        // 55006: someone is connected to the template (only while another process builds or checks it).
+        if ((err as { code?: string }).code !== '55006' || attempt === 20) throw err
+        await new Promise((r) => setTimeout(r, 100 * attempt))
+      }
+    }
+  } finally {
+    await admin.end()
+  }
   return {
     url: withDatabase(testDatabaseUrl, name),
     async drop() {
@@ -71,6 +84,11 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   }
 }
 
+/** A migrated embedded database: in memory (`dataDir` null) or on a folder, started from the migrated dump. */
+export async function openMigratedEmbedded(dataDir: string | null): Promise<Database> {
+  return openEmbedded(dataDir, { loadDataDir: await pgliteTemplate() })
+}
+
 // Record tables, idempotency keys and the event journal are named: they do not reference
 // organizations (migrations 0006, 0009 and 0023), so the cascade from organizations does not reach them.
 const TENANT_TABLES = ['organizations', 'users', 'sign_in_failures', 'accounts', 'contacts', 'opportunities', 'leads', 'products', 'cases', 'case_comments', 'activities', 'idempotency_keys', 'imports', 'import_file_chunks', 'import_issues', 'events']
@@ -80,14 +98,15 @@ export async function createTestDatabase(target: TargetName): Promise<TestDataba
   let url: string | null = null
   let dropDb: () => Promise<void> = async () => {}
   if (target === 'postgres') {
-    const created = await createPostgresDatabase()
+    const created = await createPostgresDatabase({ migrated: true })
     url = created.url
     dropDb = created.drop
     // Every statement is captured for the Citus query rules check (citus-statement-check.setup.ts).
     database = await openPostgres(url, { observer: captureStatement })
   } else {
-    database = await openEmbedded(null)
+    database = await openMigratedEmbedded(null)
   }
+  // Already migrated by the template: this only checks it (a no-op that fails on a stale template).
   await migrateToLatest(database)
   return {
     database,

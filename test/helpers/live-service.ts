@@ -1,21 +1,14 @@
 /**
  * A real listening service on loopback for tests that need real HTTP (OAuth libraries, browsers,
- * MCP clients): on a free port, with PUBLIC_URL equal to its real address.
+ * MCP clients), built by test-app.ts on the test's database, plus the browser-like steps they share
+ * (sign in, consent).
  */
-import net from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../src/app.ts'
 import type { Database } from '../../src/db/connect.ts'
 import type { Clock } from '../../src/shared/clock.ts'
-import { testConfig } from './build-app.ts'
+import { freePort, startTestApp } from './test-app.ts'
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as net.AddressInfo).port
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
+export { freePort }
 
 export interface LiveService {
   app: FastifyInstance
@@ -24,11 +17,8 @@ export interface LiveService {
 }
 
 export async function startLiveService(database: Database, options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<LiveService> {
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  const app = await buildApp({ config: testConfig({ PORT: String(port), PUBLIC_URL: url, ALLOW_PRIVATE_OUTBOUND: 'true', ...options.env }), database, logger: false, clock: options.clock })
-  await app.listen({ port, host: '127.0.0.1' })
-  return { app, url, close: () => app.close() }
+  const { app, url } = await startTestApp({ database, listen: true, env: { ALLOW_PRIVATE_OUTBOUND: 'true', ...options.env }, clock: options.clock })
+  return { app, url: url!, close: () => app.close() }
 }
 
 /** Signs in through the real sign-in form and returns the session cookie header. */

@@ -1,17 +1,17 @@
 /**
- * A database prepared for a service that runs as a child process (crash and memory tests): migrated,
- * with an organization, its administrator and a signed-in session, and the environment that points
- * the service at it (DATABASE_URL, or DATA_DIR for the embedded database). The embedded database is
+ * A database prepared for a service that runs as a child process (crash and memory tests): migrated
+ * (cloned from the template), with an organization, its administrator and a signed-in session, and
+ * the environment that points the service at it (DATABASE_URL, or DATA_DIR for the embedded database). The embedded database is
  * closed again before the service opens it: one process per data folder.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { openEmbedded, openPostgres, type Database } from '../../src/db/connect.ts'
+import { openPostgres, type Database } from '../../src/db/connect.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
 import { createSession, findSession, SESSION_COOKIE } from '../../src/orgs/session.service.ts'
-import { createPostgresDatabase, type TargetName } from './databases.ts'
+import { createPostgresDatabase, openMigratedEmbedded, type TargetName } from './databases.ts'
 
 export interface ServiceDatabase {
   env: Record<string, string>
@@ -27,13 +27,13 @@ export async function prepareServiceDatabase(target: TargetName, seed?: (databas
   let env: Record<string, string>
   let drop: () => Promise<void>
   if (target === 'postgres') {
-    const created = await createPostgresDatabase()
+    const created = await createPostgresDatabase({ migrated: true })
     database = await openPostgres(created.url)
     env = { DATABASE_URL: created.url }
     drop = created.drop
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-service-'))
-    database = await openEmbedded(dir)
+    database = await openMigratedEmbedded(dir)
     env = { DATA_DIR: dir }
     drop = async () => fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
+import { GENEROUS_RATE_LIMITS } from './test-app.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -12,10 +13,9 @@ export interface ChildService {
   kill(signal?: NodeJS.Signals): Promise<void>
 }
 
-/** Starts the service and waits until it answers /healthz, or (SERVICE_ROLE=worker) says it runs. */
-/** Rate-limit quotas far above any test's load: tests about something else must not meet a 429. */
-export const GENEROUS_RATE_LIMITS = { RATE_LIMIT_PER_ORG: '100000000', RATE_LIMIT_PER_CLIENT: '100000000' }
+export { GENEROUS_RATE_LIMITS }
 
+/** Starts the service and waits until it answers /healthz, or (SERVICE_ROLE=worker) says it runs. */
 export async function spawnService(env: Record<string, string>): Promise<ChildService> {
   const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'src/server.ts')], {
     // Quotas no test's load reaches, unless a test sets its own (test/http/rate-limits.test.ts).
