@@ -21,7 +21,7 @@ import { refuseUnstorableText } from './http/unstorable-text.ts'
 import { registerIdempotency } from './http/idempotency/idempotency.hooks.ts'
 import { markRolesInDocument } from './http/roles.openapi.ts'
 import rateLimitPlugin from './http/rate-limit/rate-limit.plugin.ts'
-import { pipelineRoutes, pruneTombstones, recordRoutes, specialActionRoutes } from './records/index.ts'
+import { recordRoutes, recordWrites } from './records/index.ts'
 import { EventJournal, eventRoutes, eventsPlugin } from './events/index.ts'
 import { meRoutes, pageRoutes, sessionLookup } from './orgs/index.ts'
 import { webAppRoutes } from './http/web-app.ts'
@@ -30,7 +30,7 @@ import { systemClock, type Clock } from './shared/clock.ts'
 import { clientUseRecorder, makeBearerCheck, oauthServer, resourcesOf, settingsRoutes, type ClientUses } from './oauth/index.ts'
 import { webhookRoutes, webhooksPlugin } from './webhooks/index.ts'
 import { mcpRoutes } from './mcp/index.ts'
-import { connectCallbackRoutes, migrationEventRoutes, migrationPlugin, migrationRoutes } from './migration/index.ts'
+import { connectCallbackRoutes, migrationEventRoutes, migrationPlugin, migrationRoutes, sourceLinks } from './migration/index.ts'
 import { invitationPageRoutes, invitationRoutes, memberRoutes, withoutInvitationSecret } from './members/index.ts'
 import { exportRoutes, importRoutes, importsPlugin } from './imports/index.ts'
 
@@ -105,13 +105,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The path of a change (docs/architecture.md): records write through the journal; events number
   // what it holds; webhooks subscribe to it (their deliveries are written with the events).
   // Tombstones of deleted records after TOMBSTONE_DAYS (records has no plugin of its own).
-  app.housekeeping.add('record tombstones', (now) => pruneTombstones(app.db, now))
+  app.housekeeping.add('record tombstones', (now) => recordWrites.pruneTombstones(app.db, now))
   const journal = new EventJournal()
   app.decorate('changeJournal', journal)
   await app.register(eventsPlugin, { journal })
   await app.register(webhooksPlugin, { clock, journal })
   await app.register(migrationPlugin, { clock, journal })
-  await app.register(importsPlugin, { clock, journal })
+  await app.register(importsPlugin, { clock, journal, sourceAliases: sourceLinks })
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }))
   await app.register(pageRoutes)
@@ -137,9 +137,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       // Before any route too: marks each administrative operation in the OpenAPI document.
       markRolesInDocument(api)
       await api.register(meRoutes)
-      await api.register(recordRoutes)
-      await api.register(specialActionRoutes)
-      await api.register(pipelineRoutes)
+      await api.register(recordRoutes.records)
+      await api.register(recordRoutes.specialActions)
+      await api.register(recordRoutes.pipeline)
       await api.register(eventRoutes)
       await api.register(settingsRoutes, { clock })
       await api.register(webhookRoutes, { box: app.secretBox })

@@ -4,7 +4,8 @@
  * (journal, feed, webhook deliveries): the envelope with who made the change (`actor`) and the
  * operation it was part of (`operation_id`).
  */
-import { changedFields, eventForCaller, hiddenFields, mayRead, type Actor, type RecordAction, type RecordChange } from '../records/index.ts'
+import { recordAccess, recordChanges } from '../records/index.ts'
+import type { Actor, RecordAction, RecordChange } from '../records/index.ts'
 import { EVENT_CATALOGUE, TEST_EVENT, type EventEntity } from './event-catalogue.ts'
 
 
@@ -60,15 +61,15 @@ export function eventsForChange(action: RecordAction, change: RecordChange): Arr
     case 'deleted':
       return [{ type: `${entity}.deleted`, object }]
     case 'updated': {
-      const previous = changedFields(change)
+      const previous = recordChanges.changedFields(change)
       const events: Array<{ type: string; object: Record<string, unknown>; previous?: Record<string, unknown> }> = [{ type: `${entity}.updated`, object, previous }]
       if (entity === 'opportunity' && 'stage' in previous) events.push({ type: 'opportunity.stage_changed', object, previous })
       return events
     }
     case 'converted':
-      return entity === 'lead' ? [{ type: 'lead.converted', object, previous: changedFields(change) }] : []
+      return entity === 'lead' ? [{ type: 'lead.converted', object, previous: recordChanges.changedFields(change) }] : []
     case 'escalated':
-      return entity === 'case' ? [{ type: 'case.escalated', object, previous: changedFields(change) }] : []
+      return entity === 'case' ? [{ type: 'case.escalated', object, previous: recordChanges.changedFields(change) }] : []
   }
 }
 
@@ -78,7 +79,7 @@ export function eventsForChange(action: RecordAction, change: RecordChange): Arr
  */
 export function eventBodies(event: EventEnvelope): { body: string; redactedBody: string } {
   const body = JSON.stringify(event)
-  const hidden = eventForCaller(WITHOUT_ERP, event)
+  const hidden = recordAccess.eventForCaller(WITHOUT_ERP, event)
   return { body, redactedBody: hidden === event ? body : JSON.stringify(hidden) }
 }
 
@@ -90,7 +91,7 @@ export function eventBodies(event: EventEnvelope): { body: string; redactedBody:
  */
 export function createdEventBodies(id: string, at: Date, orgId: string, change: RecordChange, author: EventAuthor): { type: string; body: string; redactedBody: string } | null {
   const entity = change.kind.name
-  if (change.afterText === undefined || !isEntity(entity) || !mayRead(change.kind, WITHOUT_ERP) || hiddenFields(change.kind, WITHOUT_ERP).length > 0) return null
+  if (change.afterText === undefined || !isEntity(entity) || !recordAccess.mayRead(change.kind, WITHOUT_ERP) || recordAccess.hiddenFields(change.kind, WITHOUT_ERP).length > 0) return null
   const type = `${entity}.created`
   const by = `"actor":${JSON.stringify(author.actor)},"operation_id":${JSON.stringify(author.operationId)}`
   const body = `{"id":${JSON.stringify(id)},"type":"${type}","timestamp":"${at.toISOString()}","organization_id":${JSON.stringify(orgId)},${by},"data":{"object":${change.afterText}}}`

@@ -3,7 +3,8 @@
  * version and a JSON Schema of its payload, built from the record kinds' own schemas so the
  * catalogue cannot drift from what is sent.
  */
-import { kindsByName, recordSchema, type RecordKind } from '../records/index.ts'
+import { recordSchemas } from '../records/index.ts'
+import { kindsByName, type RecordKind } from '../records/contracts.ts'
 import { EVENT_CATALOGUE, type EventEntity } from './event-catalogue.ts'
 import { eventAuthorProperties } from './event.schemas.ts'
 
@@ -31,7 +32,7 @@ export interface EventTypeEntry {
 }
 
 function payloadSchema(type: string, kind: RecordKind, previous: 'changed' | 'none'): Record<string, unknown> {
-  const { title: _title, ...record } = recordSchema(kind) as { title: string; properties: Record<string, unknown> }
+  const { title: _title, ...record } = recordSchemas.recordSchema(kind) as { title: string; properties: Record<string, unknown> }
   const data: Record<string, unknown> = {
     type: 'object',
     properties: {

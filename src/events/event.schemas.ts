@@ -1,6 +1,6 @@
 /** The JSON schemas of journal events as the API shows them (named components in OpenAPI). */
 import { pageSchemaOf } from '../http/schemas.ts'
-import { CHANNELS } from '../records/index.ts'
+import { recordChanges } from '../records/index.ts'
 
 /** Who made a change (docs/webhooks.md, Event bodies). */
 export const eventActorSchema = {
@@ -9,7 +9,7 @@ export const eventActorSchema = {
   properties: {
     user_id: { type: ['string', 'null'], format: 'uuid', description: 'The person who made the change (null for the service itself).' },
     client_id: { type: ['string', 'null'], description: 'The API client whose token was used (null in the app, and for imports and migrations started there).' },
-    channel: { type: 'string', enum: [...CHANNELS], description: 'The door the change came in by: `app`, `api`, `mcp`, `import`, `migration` or `system`.' },
+    channel: { type: 'string', enum: [...recordChanges.CHANNELS], description: 'The door the change came in by: `app`, `api`, `mcp`, `import`, `migration` or `system`.' },
   },
   required: ['user_id', 'client_id', 'channel'],
 } as const

@@ -2,12 +2,13 @@
  * The change feed's reading rules, shared by the JSON page and the SSE stream: which event types a
  * caller may read, where a read starts, and each event as the caller may see it.
  */
-import { eventForCaller, kindsByName, mayRead } from '../records/index.ts'
+import { recordAccess } from '../records/index.ts'
+import type { Executor } from '../records/index.ts'
+import { kindsByName } from '../records/contracts.ts'
 import type { AuthContext } from '../shared/auth-context.ts'
 import { ProblemError, ValidationFailed } from '../shared/errors.ts'
 import { EVENT_NAMES, type EventEntity } from './event-catalogue.ts'
 import { feedPage } from './journal.repository.ts'
-import type { Executor } from '../records/index.ts'
 
 export class EventsExpired extends ProblemError {
   constructor(after: number, oldest: number) {
@@ -21,7 +22,7 @@ export class EventsExpired extends ProblemError {
  * unknown name is a 400 naming the valid ones. Null: every type, no filter needed.
  */
 export function readableTypes(auth: AuthContext, raw: string | undefined): string[] | null {
-  const readable = (type: string) => mayRead(kindsByName[type.slice(0, type.indexOf('.')) as EventEntity], auth)
+  const readable = (type: string) => recordAccess.mayRead(kindsByName[type.slice(0, type.indexOf('.')) as EventEntity], auth)
   if (raw === undefined) return EVENT_NAMES.every(readable) ? null : EVENT_NAMES.filter(readable)
   const asked = [...new Set(raw.split(',').map((t) => t.trim()).filter((t) => t !== ''))]
   const unknown = asked.filter((t) => !EVENT_NAMES.includes(t))
@@ -34,7 +35,7 @@ export function readableTypes(auth: AuthContext, raw: string | undefined): strin
 }
 
 function shaped(auth: AuthContext, row: { seq: number; body: string }): FeedEvent {
-  const { id, ...rest } = eventForCaller(auth, JSON.parse(row.body) as { id: string; type: string })
+  const { id, ...rest } = recordAccess.eventForCaller(auth, JSON.parse(row.body) as { id: string; type: string })
   return { seq: row.seq, type: rest.type, json: JSON.stringify({ id, seq: row.seq, ...rest }) }
 }
 

@@ -8,7 +8,8 @@ import { keysetPage } from '../http/keyset-page.ts'
 import { idParamsSchema, pageQuerySchema, problemSchema } from '../http/schemas.ts'
 import type { TypedRoutes } from '../http/type-provider.ts'
 import { NotFound } from '../shared/errors.ts'
-import { eventForCaller, getRecord, kindsByName, readScopes, schemaName, withArticle, type RecordKind } from '../records/index.ts'
+import { recordAccess, recordReads, recordSchemas } from '../records/index.ts'
+import { kindsByName, type RecordKind } from '../records/contracts.ts'
 import { EVENT_CATALOGUE } from './event-catalogue.ts'
 import { eventPageSchema } from './event.schemas.ts'
 import { recordEventsPage } from './journal.repository.ts'
@@ -27,24 +28,24 @@ export async function recordEventRoutes(fastify: FastifyInstance): Promise<void>
       `/${kind.path}/:id/events`,
       {
         schema: {
-          operationId: `list${schemaName(kind)}Events`,
+          operationId: `list${recordSchemas.schemaName(kind)}Events`,
           tags: [kind.labelPlural],
-          summary: `List the events of ${withArticle(kind.label.toLowerCase())}`,
+          summary: `List the events of ${recordSchemas.withArticle(kind.label.toLowerCase())}`,
           description: `The record's change events from the journal, newest first, kept for the retention period (EVENT_RETENTION_DAYS, default 30); a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.`,
           params: idParamsSchema,
           querystring: pageQuerySchema,
           response: { 200: eventPageSchema, ...errors },
         },
-        onRequest: requireScopes(...readScopes(kind)),
+        onRequest: requireScopes(...recordAccess.readScopes(kind)),
       },
       async (request) => {
         const auth = request.auth!
         const limit = request.query.limit ?? 50
         const rows = await recordEventsPage(app.db, auth.orgId, kind.name, request.params.id, request.query.cursor, limit)
         // An unknown id is a 404; a deleted record with a history still answers its events.
-        if (rows.length === 0 && !request.query.cursor && (await getRecord(app.db, auth, kind, request.params.id)) === null) throw new NotFound(kind.label)
+        if (rows.length === 0 && !request.query.cursor && (await recordReads.getRecord(app.db, auth, kind, request.params.id)) === null) throw new NotFound(kind.label)
         const page = keysetPage(rows, limit)
-        return { ...page, data: page.data.map((row) => eventForCaller(auth, JSON.parse(row.body) as Record<string, unknown>)) }
+        return { ...page, data: page.data.map((row) => recordAccess.eventForCaller(auth, JSON.parse(row.body) as Record<string, unknown>)) }
       },
     )
   }

@@ -5,7 +5,7 @@
  * field's default, a matched record keeps what it has). Spaces around a value are ignored except in
  * free text, where they are part of the value.
  */
-import type { FieldDef } from '../records/index.ts'
+import type { FieldDef } from '../records/contracts.ts'
 
 export type CellValue = { value: unknown } | { problem: string } | { empty: true }
 

@@ -10,19 +10,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { requireScopes } from '../http/auth.ts'
 import { problemSchema } from '../http/schemas.ts'
 import type { TypedRoutes } from '../http/type-provider.ts'
-import {
-  erpFieldsAmong,
-  fieldsUsed,
-  hiddenFields,
-  listCustomFieldDefinitions,
-  listOptionsFrom,
-  listQuerySchema,
-  listRecords,
-  readScopes,
-  recordKinds,
-  type ListOptions,
-  type RecordKind,
-} from '../records/index.ts'
+import { recordAccess, recordCustomFields, recordReads, recordSchemas } from '../records/index.ts'
+import type { ListOptions } from '../records/index.ts'
+import { recordKinds, type RecordKind } from '../records/contracts.ts'
 import type { AuthContext } from '../shared/auth-context.ts'
 import { csvCell, csvLine } from '../shared/csv-cell.ts'
 import type { Kysely } from 'kysely'
@@ -49,7 +39,7 @@ const field = (name: string, numeric = false): ExportColumn => ({ name, numeric,
  * (values kept from imports).
  */
 export function exportColumns(kind: RecordKind, auth: AuthContext, defined: readonly { name: string; type: string }[] = []): ExportColumn[] {
-  const hidden = new Set(hiddenFields(kind, auth))
+  const hidden = new Set(recordAccess.hiddenFields(kind, auth))
   const names = new Set(defined.map((d) => d.name))
   const custom = (row: Record<string, unknown>) => (row.custom_fields ?? {}) as Record<string, unknown>
   return [
@@ -76,7 +66,7 @@ interface Page {
 }
 
 async function readPage(db: Kysely<DB>, auth: AuthContext, kind: RecordKind, opts: ListOptions): Promise<Page> {
-  return JSON.parse((await listRecords(db, auth, kind, opts)).json) as Page
+  return JSON.parse((await recordReads.listRecords(db, auth, kind, opts)).json) as Page
 }
 
 function pageCsv(columns: readonly ExportColumn[], rows: readonly Record<string, unknown>[]): string {
@@ -87,7 +77,7 @@ function pageCsv(columns: readonly ExportColumn[], rows: readonly Record<string,
 
 /** The file, from its first page (already read, so a bad query answered a problem before any byte). */
 async function* exportLines(db: Kysely<DB>, auth: AuthContext, kind: RecordKind, opts: ListOptions, first: Page): AsyncGenerator<string> {
-  const columns = exportColumns(kind, auth, await listCustomFieldDefinitions(db, auth.orgId, kind.name))
+  const columns = exportColumns(kind, auth, await recordCustomFields.listCustomFieldDefinitions(db, auth.orgId, kind.name))
   yield BOM + csvLine(columns.map((c) => csvCell(c.name)))
   let page = first
   for (;;) {
@@ -103,7 +93,7 @@ async function* exportLines(db: Kysely<DB>, auth: AuthContext, kind: RecordKind,
  * problem before any byte is sent; later pages are read as the stream is drained.
  */
 export async function openExport(db: Kysely<DB>, auth: AuthContext, kind: RecordKind, query: Record<string, unknown>): Promise<Readable> {
-  const opts = { ...listOptionsFrom(kind, query), limit: (query.limit as number | undefined) ?? EXPORT_PAGE }
+  const opts = { ...recordReads.listOptionsFrom(kind, query), limit: (query.limit as number | undefined) ?? EXPORT_PAGE }
   const first = await readPage(db, auth, kind, opts)
   return Readable.from(exportLines(db, auth, kind, opts, first), { objectMode: false })
 }
@@ -112,8 +102,8 @@ export async function openExport(db: Kysely<DB>, auth: AuthContext, kind: Record
 function erpStepUp(kind: RecordKind) {
   const askErp = requireScopes('erp:read')
   return async (request: FastifyRequest, reply: Parameters<typeof askErp>[1]): Promise<void> => {
-    const used = fieldsUsed(listOptionsFrom(kind, request.query as Record<string, unknown>))
-    if (erpFieldsAmong(kind, used).length > 0) await askErp(request, reply)
+    const used = recordReads.fieldsUsed(recordReads.listOptionsFrom(kind, request.query as Record<string, unknown>))
+    if (recordAccess.erpFieldsAmong(kind, used).length > 0) await askErp(request, reply)
   }
 }
 
@@ -130,10 +120,10 @@ function registerExport(fastify: FastifyInstance, kind: RecordKind): void {
           'Every record of the list with these parameters (the list\'s filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), ' +
           'as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. ' +
           'Cells that a spreadsheet would run as a formula start with a `\'` (docs/imports.md).',
-        querystring: listQuerySchema(kind),
+        querystring: recordSchemas.listQuerySchema(kind),
         response: { 200: { description: 'The CSV file.', content: { 'text/csv': { schema: { type: 'string' } } } }, 400: problemSchema, 401: problemSchema, 403: problemSchema },
       },
-      onRequest: requireScopes(...readScopes(kind)),
+      onRequest: requireScopes(...recordAccess.readScopes(kind)),
       preHandler: erpStepUp(kind),
     },
     async (request, reply) => {

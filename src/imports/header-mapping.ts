@@ -7,7 +7,7 @@
  * mapping before a person reviews it, and the import uses it when the request gives none.
  */
 import { CATALOGUE } from '../migration/contracts.ts'
-import type { CustomFieldDefinition, FieldDef, KindName, RecordKind } from '../records/index.ts'
+import type { CustomFieldDefinition, FieldDef, KindName, RecordKind } from '../records/contracts.ts'
 
 /** What `dedupe_by` may name: a matching record is updated instead of a new one created. */
 export const DEDUPE_KEYS = ['email', 'domain', 'name', 'src_id'] as const

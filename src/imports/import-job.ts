@@ -8,23 +8,9 @@
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
-import {
-  knownSourceIds,
-  listCustomFieldDefinitions,
-  MATCH_KEYS,
-  recordsByMatchKey,
-  resolveReferences,
-  takeDeduplicationTurn,
-  writeRowsReportingProblems,
-  inWriteTransaction,
-  type ChangeJournal,
-  type Writer,
-  type CustomFieldDefinition,
-  type FieldDef,
-  type RecordKind,
-  type ReferenceMatch,
-  type RowToWrite,
-} from '../records/index.ts'
+import { recordBulk, recordChanges, recordCustomFields } from '../records/index.ts'
+import type { ChangeJournal, ReferenceMatch, RowToWrite, SourceAliases, Writer } from '../records/index.ts'
+import type { CustomFieldDefinition, FieldDef, RecordKind } from '../records/contracts.ts'
 import type { AuthContext, Scope } from '../shared/auth-context.ts'
 import { unstorableTextProblem } from '../shared/storable-text.ts'
 import { cellValue } from './cell-values.ts'
@@ -51,6 +37,8 @@ export interface ImportJob {
   db: Kysely<DB>
   /** Where the import's record changes go (src/events, wired in app.ts). */
   journal: ChangeJournal
+  /** Source aliases (the migration's links, wired in app.ts): a src_id a migration deduplicated leads to its record. */
+  sourceAliases: SourceAliases
   owner: string
   row: ImportRow
   now(): Date
@@ -93,7 +81,7 @@ export async function runImportJob(job: ImportJob): Promise<void> {
     }
     if (!(await markRunning(db, imp.org_id, imp.id, job.owner, job.now()))) return
     const kind = kindOfImport(imp.kind)
-    const columns = mappedColumns(kind, imp, await listCustomFieldDefinitions(db, imp.org_id, kind.name))
+    const columns = mappedColumns(kind, imp, await recordCustomFields.listCustomFieldDefinitions(db, imp.org_id, kind.name))
     const actor: AuthContext = {
       orgId: imp.org_id,
       userId: imp.created_by,
@@ -259,13 +247,13 @@ async function importPageOnce(ctx: PageContext, rows: CsvRow[], ahead: PromiseLi
   const columnOf = new Map(ctx.columns.map((c) => [c.field.name, c.name]))
   const counts = { created: 0, updated: 0 }
   let pageDone: { failed: number; issues: number } | undefined
-  await inWriteTransaction(job.db, ctx.writer, async (tx) => {
+  await recordChanges.inWriteTransaction(job.db, ctx.writer, async (tx) => {
     const { trx } = tx
     await resolvePageReferences(trx, ctx, prepared, columnOf)
     const ok = prepared.filter((p) => p.issues.length === 0)
     const byRow = new Map(prepared.map((p) => [p.row.number, p]))
     // Another import deduplicating the same kind waits until this page commits, then finds its records.
-    if (ctx.dedupeBy) await takeDeduplicationTurn(trx, imp.org_id, kind)
+    if (ctx.dedupeBy) await recordBulk.takeDeduplicationTurn(trx, imp.org_id, kind)
     for (const round of dedupeRounds(ctx, ok)) {
       const matched = await matchExisting(trx, ctx, round)
       const toWrite: RowToWrite[] = round.map((p) => {
@@ -275,7 +263,7 @@ async function importPageOnce(ctx: PageContext, rows: CsvRow[], ahead: PromiseLi
       // The page's events are numbered in this transaction, under the journal counter lock, which
       // the page ahead holds until it commits: the lock is taken only once it has (import-job waits
       // PostgreSQL cannot see would otherwise deadlock two pages).
-      const written = await writeRowsReportingProblems(tx, kind, toWrite, job.now(), { numberEventsAfter: ahead })
+      const written = await recordBulk.writeRowsReportingProblems(tx, kind, toWrite, job.now(), { numberEventsAfter: ahead })
       // Matched by src_id at the start of the round, then refused for a src_id taken: another import
       // or batch committed it in between (each statement reads what is committed when it starts).
       // Rolled back and run again, the page finds that record and updates it, as it should.
@@ -336,7 +324,7 @@ async function cachedReferences(trx: Kysely<DB>, ctx: PageContext, field: FieldD
   let cache = ctx.references.get(field.name)
   if (!cache) ctx.references.set(field.name, (cache = new Map()))
   const missing = [...new Set(values)].filter((v) => !cache.has(v))
-  const found = missing.length > 0 ? await resolveReferences(trx, ctx.actor.orgId, field, missing) : new Map<string, ReferenceMatch>()
+  const found = missing.length > 0 ? await recordBulk.resolveReferences(trx, ctx.job.sourceAliases, ctx.actor.orgId, field, missing) : new Map<string, ReferenceMatch>()
   for (const [text, match] of found) if (match && 'id' in match && cache.size < REFERENCE_CACHE) cache.set(text, match)
   return new Map(values.map((v) => [v, cache.get(v) ?? found.get(v) ?? null]))
 }
@@ -346,7 +334,7 @@ function dedupeKey(ctx: PageContext, p: Prepared): string | null {
   if (!ctx.dedupeBy) return null
   const value = p.body[ctx.dedupeBy]
   if (typeof value !== 'string' || value.trim() === '') return null
-  return ctx.dedupeBy === 'src_id' ? value : MATCH_KEYS[ctx.dedupeBy].normalize(value)
+  return ctx.dedupeBy === 'src_id' ? value : recordBulk.MATCH_KEYS[ctx.dedupeBy].normalize(value)
 }
 
 /**
@@ -375,14 +363,14 @@ async function matchExisting(trx: Kysely<DB>, ctx: PageContext, rows: Prepared[]
   if (keyed.length === 0) return out
   const keys = keyed.map(([, k]) => k)
   if (ctx.dedupeBy === 'src_id') {
-    const known = await knownSourceIds(trx, ctx.actor.orgId, ctx.kind, keys)
+    const known = await recordBulk.knownSourceIds(trx, ctx.job.sourceAliases, ctx.actor.orgId, ctx.kind, keys)
     for (const [p, k] of keyed) {
       const hit = known.get(k)
       // Matched through an alias (a record deduplicated by a migration): its own src_id stays.
       if (hit) out.set(p, { id: hit.id, dropSrcId: hit.via === 'link' })
     }
   } else {
-    const found = await recordsByMatchKey(trx, ctx.actor.orgId, ctx.kind, MATCH_KEYS[ctx.dedupeBy], [...new Set(keys)])
+    const found = await recordBulk.recordsByMatchKey(trx, ctx.actor.orgId, ctx.kind, recordBulk.MATCH_KEYS[ctx.dedupeBy], [...new Set(keys)])
     for (const [p, k] of keyed) {
       const id = found.get(k)
       if (id) out.set(p, { id, dropSrcId: false })

@@ -3,7 +3,7 @@
  * (given, or proposed from the header), the deduplication key. Every refusal is a 400 naming the
  * part at fault (docs/imports.md, "Starting an import").
  */
-import { kindsByName, recordKinds, type CustomFieldDefinition, type FieldDef, type RecordKind } from '../records/index.ts'
+import { kindsByName, recordKinds, type CustomFieldDefinition, type FieldDef, type RecordKind } from '../records/contracts.ts'
 import { ValidationFailed, type FieldError } from '../shared/errors.ts'
 import { NestedTooDeep, parseJsonStrictly } from '../shared/strict-text.ts'
 import { customFieldOfTarget, dedupeKeysOf, importableFields, proposeMapping, type ColumnMapping, type DedupeKey } from './header-mapping.ts'

@@ -10,7 +10,7 @@ import type { TypedRoutes } from '../http/type-provider.ts'
 import { validatorCompiler } from '../http/validation.ts'
 import { ValidationFailed } from '../shared/errors.ts'
 import { uuidv7 } from '../shared/ids.ts'
-import { listCustomFieldDefinitions } from '../records/index.ts'
+import { recordCustomFields } from '../records/index.ts'
 import { DEDUPE_KEYS, importKinds, planImport } from './import-request.ts'
 import { findImport, insertImport, deleteChunks } from './import.repository.ts'
 import { readUpload } from './upload.ts'
@@ -55,7 +55,7 @@ export function importStartRoutes(fastify: FastifyInstance, opts: ImportRouteOpt
       try {
         const file = upload.file
         if (!file) throw new ValidationFailed('Attach the CSV file as the `file` part.', [{ field: 'file', message: 'is required' }])
-        const plan = planImport(upload.fields, file.header, await listCustomFieldDefinitions(app.db, auth.orgId))
+        const plan = planImport(upload.fields, file.header, await recordCustomFields.listCustomFieldDefinitions(app.db, auth.orgId))
         // A keyed retry whose first attempt committed gets that import back; the file it sent again is dropped.
         id = await writeTransaction(app.db, auth.receipt, async (trx) => {
           await insertImport(trx, {

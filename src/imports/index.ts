@@ -7,7 +7,7 @@
  * leased background runner (runner.ts) and the SQL of imports, their files and issues
  * (import.repository.ts). Records are reached only through src/records/index.ts.
  */
-import type { ChangeJournal } from '../records/index.ts'
+import type { ChangeJournal, SourceAliases } from '../records/index.ts'
 import fp from 'fastify-plugin'
 import type { Clock } from '../shared/clock.ts'
 import { releaseAllImportLeases } from './import.repository.ts'
@@ -24,7 +24,7 @@ declare module 'fastify' {
 }
 
 export const importsPlugin = fp(
-  async (app, opts: { clock: Clock; journal: ChangeJournal }) => {
+  async (app, opts: { clock: Clock; journal: ChangeJournal; sourceAliases: SourceAliases }) => {
     app.decorate('importRunner', null)
     if (app.config.role === 'web') return
     app.addHook('onReady', async () => {
@@ -33,6 +33,7 @@ export const importsPlugin = fp(
       app.importRunner = startImportRunner({
         db: app.db,
         journal: opts.journal,
+        sourceAliases: opts.sourceAliases,
         clock: opts.clock,
         log: app.log.child({ component: 'imports' }),
         concurrency: app.config.importConcurrency,

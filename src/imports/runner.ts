@@ -6,7 +6,7 @@
  * claims next resumes after the last committed page. The loop is the migration runner's
  * (shared/claim-loop.ts).
  */
-import type { ChangeJournal } from '../records/index.ts'
+import type { ChangeJournal, SourceAliases } from '../records/index.ts'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
@@ -30,6 +30,8 @@ export interface ImportRunnerOptions {
   db: Kysely<DB>
   /** Where imported record changes go (src/events). */
   journal: ChangeJournal
+  /** Where source aliases are looked up (the migration's links, wired in app.ts). */
+  sourceAliases: SourceAliases
   clock: Clock
   log: FastifyBaseLogger
   concurrency: number
@@ -69,7 +71,7 @@ export function startImportRunner(opts: ImportRunnerOptions): ImportRunner {
         if (lost || loop.stopped) throw new ClaimLost()
       }
       return () =>
-        runImportJob({ db: opts.db, journal: opts.journal, owner, row, now, gate, pagesInFlight: opts.single ? 1 : PAGES_IN_FLIGHT, refreshStatistics: opts.refreshStatistics, aheadPatienceMs: opts.aheadPatienceMs })
+        runImportJob({ db: opts.db, journal: opts.journal, sourceAliases: opts.sourceAliases, owner, row, now, gate, pagesInFlight: opts.single ? 1 : PAGES_IN_FLIGHT, refreshStatistics: opts.refreshStatistics, aheadPatienceMs: opts.aheadPatienceMs })
           .catch((err) => opts.log.error({ err, import: row.id }, 'CSV import failed'))
           .finally(async () => {
             clearInterval(renew)

@@ -5,16 +5,9 @@
  * PUT /{kind}/by-src-id/{src_id} do, so checks, events, redaction and the src_id race are REST's.
  */
 import { ValidationFailed, type FieldError } from '../shared/errors.ts'
-import {
-  BATCH_OPERATIONS,
-  createBodySchema,
-  MAX_BATCH_RECORDS,
-  MAX_SRC_ID,
-  recordKinds,
-  writeBatch,
-  type BatchOperation,
-  type RecordKind,
-} from '../records/index.ts'
+import { recordBulk, recordSchemas } from '../records/index.ts'
+import type { BatchOperation } from '../records/index.ts'
+import { createBodySchema, recordKinds, type RecordKind } from '../records/contracts.ts'
 import { commentCaseId, idSchema, kindOf, kindSchema, recordOutputSchema } from './record-view.ts'
 import { check, HINTS, writeScopes, type Args, type JsonSchema, type McpTool } from './tool-kit.ts'
 
@@ -29,7 +22,7 @@ const batchOutputSchema: JsonSchema = {
   type: 'object',
   properties: {
     kind: { type: 'string' },
-    operation: { type: 'string', enum: [...BATCH_OPERATIONS] },
+    operation: { type: 'string', enum: [...recordBulk.BATCH_OPERATIONS] },
     count: { type: 'integer', description: 'How many records were written (all of them: a batch is all or nothing).' },
     counts: {
       type: 'object',
@@ -58,7 +51,7 @@ const batchWriteTool: McpTool = {
   name: 'batch_write_records',
   title: 'Write many records at once',
   description: [
-    `Creates, changes, upserts or deletes 1-${MAX_BATCH_RECORDS} records of one kind in one transaction, exactly like POST /api/v1/{kind}/batch. All or nothing:`,
+    `Creates, changes, upserts or deletes 1-${recordBulk.MAX_BATCH_RECORDS} records of one kind in one transaction, exactly like POST /api/v1/{kind}/batch. All or nothing:`,
     'if any item is invalid nothing is written, and the error lists every problem with the item\'s `index` and field (records[3].email); fix those items and send the batch again.',
     'Items per `operation` (fields as listed for create_record; case comments: body, is_public, author_name):',
     '- create: the fields of a new record;',
@@ -74,15 +67,15 @@ const batchWriteTool: McpTool = {
     required: ['kind', 'operation', 'records'],
     properties: {
       kind: kindSchema(recordKinds),
-      operation: { type: 'string', enum: [...BATCH_OPERATIONS], description: 'What to do with every record of the batch.' },
+      operation: { type: 'string', enum: [...recordBulk.BATCH_OPERATIONS], description: 'What to do with every record of the batch.' },
       // Items are not typed here: the batch checks each one against its operation's schema, so a
       // refusal names every failing item by index (a schema failure here would stop at the first).
       records: {
         type: 'array',
         minItems: 1,
-        maxItems: MAX_BATCH_RECORDS,
+        maxItems: recordBulk.MAX_BATCH_RECORDS,
         items: { description: 'An object: see the items per operation in the description.' },
-        description: `1-${MAX_BATCH_RECORDS} items, all for the same operation.`,
+        description: `1-${recordBulk.MAX_BATCH_RECORDS} items, all for the same operation.`,
       },
       case_id: caseIdArgument,
     },
@@ -93,7 +86,7 @@ const batchWriteTool: McpTool = {
   async run(ctx, args) {
     const kind = kindOf(args)!
     const operation = args.operation as BatchOperation
-    const result = await writeBatch(ctx.db, ctx.writer, kind, operation, args.records as unknown[], { caseId: commentCaseId(kind, args) })
+    const result = await recordBulk.writeBatch(ctx.db, ctx.writer, kind, operation, args.records as unknown[], { caseId: commentCaseId(kind, args) })
     const items = result.ids.map((id, index) => {
       const outcome: Outcome = operation === 'delete' ? 'deleted' : result.created[index] ? 'created' : 'updated'
       return operation === 'delete' ? { index, id, outcome } : { index, id, outcome, record: result.records[index] }
@@ -127,7 +120,7 @@ const upsertRecordTool: McpTool = {
     required: ['kind', 'src_id', 'fields'],
     properties: {
       kind: kindSchema(recordKinds),
-      src_id: { type: 'string', minLength: 1, maxLength: MAX_SRC_ID, description: 'The source system\'s id of the record; unique per organization and kind.' },
+      src_id: { type: 'string', minLength: 1, maxLength: recordSchemas.MAX_SRC_ID, description: 'The source system\'s id of the record; unique per organization and kind.' },
       fields: { type: 'object', description: 'The record\'s fields by name (see create_record); src_id may be left out here.' },
       case_id: caseIdArgument,
     },
@@ -148,7 +141,7 @@ const upsertRecordTool: McpTool = {
       throw new ValidationFailed('Invalid arguments: fields.src_id must be the src_id argument, or be left out.', [{ field: 'fields.src_id', message: 'must equal the src_id argument' }])
     }
     try {
-      const result = await writeBatch(ctx.db, ctx.writer, kind, 'upsert', [{ ...fields, src_id: args.src_id }], { caseId })
+      const result = await recordBulk.writeBatch(ctx.db, ctx.writer, kind, 'upsert', [{ ...fields, src_id: args.src_id }], { caseId })
       return { value: { created: result.created[0], record: result.records[0] } }
     } catch (err) {
       throw asArguments(err)

@@ -3,20 +3,14 @@
  * calls the same record-writes.ts function as its REST route, so rules (a case escalates once, a
  * lead converts once), tenancy and events match.
  */
-import {
-  addCaseComment,
-  convertLeadBodySchema,
-  convertLeadWithEvents,
-  createBodySchema,
-  escalateCaseWithEvents,
-  kindsByName,
-  type ConvertLeadInput,
-} from '../records/index.ts'
+import { recordSchemas, recordWrites } from '../records/index.ts'
+import type { ConvertLeadInput } from '../records/index.ts'
+import { createBodySchema, kindsByName } from '../records/contracts.ts'
 import { idSchema, recordOutputSchema } from './record-view.ts'
 import { HINTS, writeScopes, type JsonSchema, type McpTool } from './tool-kit.ts'
 
 const commentBody = createBodySchema(kindsByName.case_comment)
-const convertProperties = convertLeadBodySchema.properties as Record<string, JsonSchema>
+const convertProperties = recordSchemas.convertLeadBodySchema.properties as Record<string, JsonSchema>
 
 const addCaseCommentTool: McpTool = {
   name: 'add_case_comment',
@@ -36,7 +30,7 @@ const addCaseCommentTool: McpTool = {
   async run(ctx, args) {
     // The input schema is the comment body's own schema plus case_id, so the rest is a valid body.
     const { case_id: caseId, ...body } = args
-    return { value: await addCaseComment(ctx.db, ctx.writer, caseId as string, body) }
+    return { value: await recordWrites.addCaseComment(ctx.db, ctx.writer, caseId as string, body) }
   },
 }
 
@@ -51,7 +45,7 @@ const escalateCaseTool: McpTool = {
   annotations: HINTS.add,
   scopes: writeScopes,
   async run(ctx, args) {
-    return { value: await escalateCaseWithEvents(ctx.db, ctx.writer, args.case_id as string) }
+    return { value: await recordWrites.escalateCaseWithEvents(ctx.db, ctx.writer, args.case_id as string) }
   },
 }
 
@@ -77,7 +71,7 @@ const convertLeadTool: McpTool = {
   scopes: writeScopes,
   async run(ctx, args) {
     const { lead_id: leadId, ...input } = args
-    return { value: await convertLeadWithEvents(ctx.db, ctx.writer, leadId as string, input as ConvertLeadInput) }
+    return { value: await recordWrites.convertLeadWithEvents(ctx.db, ctx.writer, leadId as string, input as ConvertLeadInput) }
   },
 }
 

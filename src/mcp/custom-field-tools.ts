@@ -5,7 +5,7 @@
  * each caller gets its own organization's fields; the tools themselves check values through the
  * records' write path, which reads the same definitions.
  */
-import { customFieldsSchema, type CustomFieldDefinition } from '../records/index.ts'
+import { customFieldsSchema, type CustomFieldDefinition } from '../records/contracts.ts'
 import type { JsonSchema } from './tool-kit.ts'
 
 interface ListedTool {

@@ -11,7 +11,7 @@ import { caseLeadTools } from './case-lead-tools.ts'
 import { batchTools } from './batch-tools.ts'
 import { registerRecordResources } from './resources.ts'
 import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js'
-import { listCustomFieldDefinitions } from '../records/index.ts'
+import { recordCustomFields } from '../records/index.ts'
 import { asZod, callerOf, runTool, withErrorShape, type JsonSchema, type McpTool } from './tool-kit.ts'
 import { toolsWithCustomFields } from './custom-field-tools.ts'
 
@@ -64,7 +64,7 @@ function listToolsPerOrganization(server: McpServer): void {
   server.server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
     const listed = await sdkList(request, extra)
     const ctx = callerOf(extra)
-    const defs = await listCustomFieldDefinitions(ctx.db, ctx.auth.orgId)
+    const defs = await recordCustomFields.listCustomFieldDefinitions(ctx.db, ctx.auth.orgId)
     return { ...listed, tools: toolsWithCustomFields(listed.tools as Parameters<typeof toolsWithCustomFields>[0], defs) as ListToolsResult['tools'] }
   })
 }

@@ -5,22 +5,8 @@
  */
 import { NotFound } from '../shared/errors.ts'
 import { cursorSchema, limitSchema } from '../http/schemas.ts'
-import {
-  countListed,
-  countQuerySchema,
-  filterableFields,
-  getRecord,
-  kindsByName,
-  listOptionsFrom,
-  listQuerySchema,
-  listRecords,
-  mayRead,
-  pipelineSummary,
-  readScopes,
-  recordKinds,
-  sortFields,
-  type RecordKind,
-} from '../records/index.ts'
+import { recordAccess, recordReads, recordSchemas } from '../records/index.ts'
+import { kindsByName, recordKinds, sortFields, type RecordKind } from '../records/contracts.ts'
 import { commentCaseId, idSchema, kindOf, kindSchema, readRecordJson, readScopesOf, recordOutputSchema, titleOf, TOP_LEVEL_KINDS } from './record-view.ts'
 import { check, HINTS, type Args, type JsonSchema, type McpTool, type ToolContext } from './tool-kit.ts'
 
@@ -35,7 +21,7 @@ const NOT_FILTERS = new Set(['limit', 'cursor', 'sort', 'q', 'updated_since', 'i
  */
 const filterSchemas = new Map<RecordKind, JsonSchema>(
   recordKinds.map((kind) => {
-    const query = countQuerySchema(kind)
+    const query = recordSchemas.countQuerySchema(kind)
     const all = query.properties as Record<string, JsonSchema>
     const properties = Object.fromEntries(Object.entries(all).filter(([name]) => !NOT_FILTERS.has(name)))
     // custom_fields.<name> filters: checked against the organization's definitions by the list itself.
@@ -43,10 +29,10 @@ const filterSchemas = new Map<RecordKind, JsonSchema>(
   }),
 )
 /** A kind's `sort` values (REST's enum). */
-const sortSchemas = new Map<RecordKind, JsonSchema>(recordKinds.map((kind) => [kind, listQuerySchema(kind).properties.sort as JsonSchema]))
+const sortSchemas = new Map<RecordKind, JsonSchema>(recordKinds.map((kind) => [kind, recordSchemas.listQuerySchema(kind).properties.sort as JsonSchema]))
 
 function filterGuide(): string {
-  return TOP_LEVEL_KINDS.map((k) => `${k.name}: ${filterableFields(k).map((f) => f.name).join(', ') || '(none)'}`).join('\n')
+  return TOP_LEVEL_KINDS.map((k) => `${k.name}: ${recordSchemas.filterableFields(k).map((f) => f.name).join(', ') || '(none)'}`).join('\n')
 }
 
 function sortGuide(): string {
@@ -54,11 +40,11 @@ function sortGuide(): string {
 }
 
 /** The list options of list_records and count_records: REST's reading of the same parameters. */
-function optionsOf(kind: RecordKind, args: Args): ReturnType<typeof listOptionsFrom> {
+function optionsOf(kind: RecordKind, args: Args): ReturnType<typeof recordReads.listOptionsFrom> {
   const filters = (args.filters ?? {}) as Args
   check(filterSchemas.get(kind)!, filters, 'filters.')
   if (args.sort !== undefined) check(sortSchemas.get(kind)!, args.sort, 'sort')
-  return listOptionsFrom(kind, { ...filters, limit: args.limit, cursor: args.cursor, sort: args.sort, q: args.q, updated_since: args.updated_since })
+  return recordReads.listOptionsFrom(kind, { ...filters, limit: args.limit, cursor: args.cursor, sort: args.sort, q: args.q, updated_since: args.updated_since })
 }
 
 const filterArguments = {
@@ -114,10 +100,10 @@ const listRecordsTool: McpTool = {
     const opts = optionsOf(kind, args)
     const caseId = commentCaseId(kind, args)
     if (caseId) {
-      if (!(await getRecord(ctx.db, ctx.auth, kindsByName.case, caseId))) throw new NotFound('Case')
+      if (!(await recordReads.getRecord(ctx.db, ctx.auth, kindsByName.case, caseId))) throw new NotFound('Case')
       opts.parent = { column: 'case_id', value: caseId }
     }
-    const page = await listRecords(ctx.db, ctx.auth, kind, opts)
+    const page = await recordReads.listRecords(ctx.db, ctx.auth, kind, opts)
     return { json: page.json }
   },
 }
@@ -138,7 +124,7 @@ const countRecordsTool: McpTool = {
   async run(ctx, args) {
     const kind = kindOf(args)!
     const { limit: _limit, ...opts } = optionsOf(kind, args)
-    return { json: JSON.stringify({ count: await countListed(ctx.db, ctx.auth, kind, opts) }) }
+    return { json: JSON.stringify({ count: await recordReads.countListed(ctx.db, ctx.auth, kind, opts) }) }
   },
 }
 
@@ -208,11 +194,11 @@ const searchRecordsTool: McpTool = {
     const limit = (args.limit_per_kind as number | undefined) ?? 5
     const asked = (args.kinds as string[] | undefined) ?? TOP_LEVEL_KINDS.map((k) => k.name)
     const kinds = TOP_LEVEL_KINDS.filter((k) => asked.includes(k.name))
-    const readable = kinds.filter((k) => mayRead(k, ctx.auth))
-    const skipped = kinds.filter((k) => !readable.includes(k)).map((k) => ({ kind: k.name, reason: `needs the scope ${readScopes(k).join(' and ')}` }))
+    const readable = kinds.filter((k) => recordAccess.mayRead(k, ctx.auth))
+    const skipped = kinds.filter((k) => !readable.includes(k)).map((k) => ({ kind: k.name, reason: `needs the scope ${recordAccess.readScopes(k).join(' and ')}` }))
     const groups = await Promise.all(
       readable.map(async (kind) => {
-        const page = await listRecords(ctx.db, ctx.auth, kind, { limit, q, filters: [] })
+        const page = await recordReads.listRecords(ctx.db, ctx.auth, kind, { limit, q, filters: [] })
         const data = JSON.parse(page.json) as { data: Record<string, unknown>[]; has_more: boolean }
         return { kind: kind.name, has_more: data.has_more, records: data.data.map((record) => ({ id: record.id as string, title: titleOf(kind, record), record })) }
       }),
@@ -252,7 +238,7 @@ const pipelineSummaryTool: McpTool = {
   annotations: HINTS.read,
   scopes: () => ['crm:read'],
   async run(ctx: ToolContext) {
-    const summary = await pipelineSummary(ctx.db, ctx.auth)
+    const summary = await recordReads.pipelineSummary(ctx.db, ctx.auth)
     const value: Record<string, unknown> = { ...summary }
     if (!summary.amounts_visible) value.note = 'Amounts need the erp:read scope; only counts are shown.'
     return { value }

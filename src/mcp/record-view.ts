@@ -6,7 +6,8 @@
 import type { Scope } from '../shared/auth-context.ts'
 import { NotFound, ValidationFailed } from '../shared/errors.ts'
 import { uuidSchema } from '../http/schemas.ts'
-import { getRecord, kindsByName, readScopes, recordKinds, type FieldDef, type KindName, type RecordKind } from '../records/index.ts'
+import { recordAccess, recordReads } from '../records/index.ts'
+import { kindsByName, recordKinds, type FieldDef, type KindName, type RecordKind } from '../records/contracts.ts'
 import type { Args, JsonSchema, ToolContext } from './tool-kit.ts'
 
 /** Kinds that stand on their own; case comments are reached through their case. */
@@ -42,12 +43,12 @@ export function commentCaseId(kind: RecordKind, args: Args): string | undefined 
 /** Reading `kind` needs REST's scopes for it (products: crm:read and erp:read). */
 export function readScopesOf(args: Args): Scope[] {
   const kind = kindOf(args)
-  return kind ? readScopes(kind) : ['crm:read']
+  return kind ? recordAccess.readScopes(kind) : ['crm:read']
 }
 
 /** One record as GET /api/v1/{kind}/{id} shows it to this caller, as JSON text. */
 export async function readRecordJson(ctx: ToolContext, kind: RecordKind, id: string): Promise<string> {
-  const json = await getRecord(ctx.db, ctx.auth, kind, id)
+  const json = await recordReads.getRecord(ctx.db, ctx.auth, kind, id)
   if (!json) throw new NotFound(kind.label)
   return json
 }

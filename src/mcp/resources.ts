@@ -7,7 +7,8 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js'
 import type { Scope } from '../shared/auth-context.ts'
 import { UUID_PATTERN } from '../http/schemas.ts'
-import { getRecord, listRecords, mayRead, readScopes, recordKinds, type RecordKind } from '../records/index.ts'
+import { recordAccess, recordReads } from '../records/index.ts'
+import { recordKinds, type RecordKind } from '../records/contracts.ts'
 import { titleOf } from './record-view.ts'
 import { callerOf, type ToolContext } from './tool-kit.ts'
 
@@ -29,20 +30,20 @@ export function kindOfUri(uri: unknown): RecordKind | null {
 /** Scopes a resources/read needs (checked on the HTTP request, like a tool's). */
 export function resourceScopes(uri: unknown): Scope[] {
   const kind = kindOfUri(uri)
-  return kind ? readScopes(kind) : []
+  return kind ? recordAccess.readScopes(kind) : []
 }
 
 async function listNewest(ctx: ToolContext, kind: RecordKind) {
-  if (!mayRead(kind, ctx.auth)) return { resources: [] }
-  const page = await listRecords(ctx.db, ctx.auth, kind, { limit: LISTED_PER_KIND, filters: [] })
+  if (!recordAccess.mayRead(kind, ctx.auth)) return { resources: [] }
+  const page = await recordReads.listRecords(ctx.db, ctx.auth, kind, { limit: LISTED_PER_KIND, filters: [] })
   const data = (JSON.parse(page.json) as { data: Record<string, unknown>[] }).data
   return { resources: data.map((r) => ({ uri: `${resourcePrefix(kind)}${r.id}`, name: titleOf(kind, r), mimeType: 'application/json' })) }
 }
 
 async function readOne(ctx: ToolContext, kind: RecordKind, uri: URL, id: string) {
-  if (!mayRead(kind, ctx.auth)) throw new McpError(ErrorCode.InvalidRequest, `Reading ${kind.labelPlural.toLowerCase()} needs the scope ${readScopes(kind).join(' and ')}.`)
+  if (!recordAccess.mayRead(kind, ctx.auth)) throw new McpError(ErrorCode.InvalidRequest, `Reading ${kind.labelPlural.toLowerCase()} needs the scope ${recordAccess.readScopes(kind).join(' and ')}.`)
   if (!UUID.test(id)) throw new McpError(ErrorCode.InvalidParams, `The id in ${uri.href} must be a UUID.`)
-  const json = await getRecord(ctx.db, ctx.auth, kind, id)
+  const json = await recordReads.getRecord(ctx.db, ctx.auth, kind, id)
   if (!json) throw new McpError(RESOURCE_NOT_FOUND, `${kind.label} not found: ${uri.href}`, { uri: uri.href })
   return { contents: [{ uri: uri.href, mimeType: 'application/json', text: json }] }
 }

@@ -4,17 +4,8 @@
  * events are exactly those of POST/PATCH/DELETE /api/v1/{kind}.
  */
 import { NotFound } from '../shared/errors.ts'
-import {
-  createBodySchema,
-  createWithEvents,
-  deleteWithEvents,
-  kindsByName,
-  OPPORTUNITY_STAGES,
-  patchBodySchema,
-  recordKinds,
-  updateWithEvents,
-  type RecordKind,
-} from '../records/index.ts'
+import { recordWrites } from '../records/index.ts'
+import { OPPORTUNITY_STAGES, createBodySchema, kindsByName, patchBodySchema, recordKinds, type RecordKind } from '../records/contracts.ts'
 import { fieldGuide, idSchema, kindOf, kindSchema, recordOutputSchema, TOP_LEVEL_KINDS } from './record-view.ts'
 import { check, HINTS, writeScopes, type Args, type JsonSchema, type McpTool } from './tool-kit.ts'
 
@@ -47,7 +38,7 @@ const createRecordTool: McpTool = {
   async run(ctx, args) {
     const kind = kindOf(args)!
     check(createSchemas.get(kind)!, args.fields, 'fields.')
-    return { value: await createWithEvents(ctx.db, ctx.writer, kind, args.fields as Args) }
+    return { value: await recordWrites.createWithEvents(ctx.db, ctx.writer, kind, args.fields as Args) }
   },
 }
 
@@ -69,7 +60,7 @@ const updateRecordTool: McpTool = {
   async run(ctx, args) {
     const kind = kindOf(args)!
     check(patchSchemas.get(kind)!, args.fields, 'fields.')
-    const written = await updateWithEvents(ctx.db, ctx.writer, kind, args.id as string, args.fields as Args)
+    const written = await recordWrites.updateWithEvents(ctx.db, ctx.writer, kind, args.id as string, args.fields as Args)
     if (!written) throw new NotFound(kind.label)
     return { value: written }
   },
@@ -94,7 +85,7 @@ const deleteRecordTool: McpTool = {
   scopes: writeScopes,
   async run(ctx, args) {
     const kind = kindOf(args)!
-    if (!(await deleteWithEvents(ctx.db, ctx.writer, kind, args.id as string))) throw new NotFound(kind.label)
+    if (!(await recordWrites.deleteWithEvents(ctx.db, ctx.writer, kind, args.id as string))) throw new NotFound(kind.label)
     return { value: { deleted: true, kind: kind.name, id: args.id as string } }
   },
 }
@@ -116,7 +107,7 @@ const changeStageTool: McpTool = {
   scopes: writeScopes,
   async run(ctx, args) {
     const kind = kindsByName.opportunity
-    const written = await updateWithEvents(ctx.db, ctx.writer, kind, args.opportunity_id as string, { stage: args.stage })
+    const written = await recordWrites.updateWithEvents(ctx.db, ctx.writer, kind, args.opportunity_id as string, { stage: args.stage })
     if (!written) throw new NotFound(kind.label)
     return { value: written }
   },

@@ -46,8 +46,9 @@ export async function setMemberRole(trx: Transaction<DB>, orgId: string, userId:
 
 /**
  * Ends the membership. The database does the rest of the leaving: the person's sessions in this
- * organization, OAuth grants and tokens go with it (ON DELETE CASCADE), and records they owned lose
- * their owner (ON DELETE SET NULL).
+ * organization, OAuth grants and tokens go with it (ON DELETE CASCADE). Records they owned have lost
+ * their owner before, through the records' write plan (member.service.ts): the foreign keys'
+ * ON DELETE SET NULL finds nothing left to clear.
  */
 export async function deleteMembership(trx: Transaction<DB>, orgId: string, userId: string): Promise<void> {
   await trx.deleteFrom('memberships').where('org_id', '=', orgId).where('user_id', '=', userId).execute()

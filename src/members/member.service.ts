@@ -6,6 +6,8 @@ import { writeTransaction } from '../db/write-transaction.ts'
 import type { WriteReceipt } from '../shared/auth-context.ts'
 import type { Kysely, Transaction } from 'kysely'
 import type { DB } from '../db/database.ts'
+import { recordChanges, recordWrites } from '../records/index.ts'
+import type { Writer } from '../records/index.ts'
 import { AdminRequired, NotFound, ProblemError } from '../shared/errors.ts'
 import { deleteMembership, findMember, lockAdministrators, setMemberRole, type MemberRow } from './member.repository.ts'
 
@@ -39,14 +41,22 @@ export async function changeMemberRole(db: Kysely<DB>, orgId: string, actorId: s
   })
 }
 
-export async function removeMember(db: Kysely<DB>, orgId: string, actorId: string, userId: string, receipt?: WriteReceipt): Promise<void> {
-  await writeTransaction(db, receipt, async (trx) => {
-    const admins = await administratorsFor(trx, orgId, actorId)
+/**
+ * Ends a membership. Their records lose their owner through the records' write plan, journaled as
+ * the remover's changes (records/owner-release.ts); their sessions, grants and tokens here go with
+ * the membership (member.repository.ts).
+ */
+export async function removeMember(db: Kysely<DB>, writer: Writer, userId: string): Promise<void> {
+  const orgId = writer.auth.orgId
+  await recordChanges.inWriteTransaction(db, writer, async (tx) => {
+    const { trx } = tx
+    const admins = await administratorsFor(trx, orgId, writer.auth.userId!)
     const member = await findMember(trx, orgId, userId)
     if (!member) throw new NotFound('Member')
     if (admins.has(userId) && admins.size === 1) {
       throw new LastAdministrator('This is the only administrator of the organization: make someone else an administrator before removing them.')
     }
+    await recordWrites.releaseOwnedRecords(tx, userId)
     await deleteMembership(trx, orgId, userId)
   })
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { keysetPageBy } from '../http/keyset-page.ts'
 import { pageQuerySchema, problemSchema } from '../http/schemas.ts'
 import type { TypedRoutes } from '../http/type-provider.ts'
+import { recordChanges } from '../records/index.ts'
 import { manageMembers, readMembers } from './access.ts'
 import { listMembers } from './member.repository.ts'
 import { changeMemberRole, memberView, removeMember } from './member.service.ts'
@@ -53,7 +54,7 @@ export async function memberRoutes(fastify: FastifyInstance): Promise<void> {
       onRequest: manageMembers,
     },
     async (request, reply) => {
-      await removeMember(app.db, request.auth!.orgId, request.auth!.userId!, request.params.user_id, request.auth!.receipt)
+      await removeMember(app.db, recordChanges.writerOf(request), request.params.user_id)
       return reply.status(204).send()
     },
   )

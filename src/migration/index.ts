@@ -18,6 +18,8 @@ export { CATALOGUE } from './mapping/catalogue.ts'
 export { migrationRoutes } from './migration.routes.ts'
 export { migrationEventRoutes } from './migration-events.routes.ts'
 export { connectCallbackRoutes } from './connect/connect.routes.ts'
+// Records' SourceAliases port onto the migration's links: CSV imports resolve source ids through it too.
+export { sourceLinks } from './import/source-links.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,7 +2,7 @@
  * The one place a stored migration becomes what the API shows: sealed tokens, the lease and other
  * internals stay out; totals, rates and time left are derived here from the progress rows.
  */
-import type { KindName } from '../records/index.ts'
+import type { KindName } from '../records/contracts.ts'
 import type { MigrationRow } from './migration.repository.ts'
 import type { AnalysisReport, MigrationView, ObjectProgress } from './migration.types.ts'
 import type { ObjectRow } from './progress.repository.ts'

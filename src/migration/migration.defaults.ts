@@ -3,7 +3,7 @@
  * batch sizes and timings. Operator-tunable values live in config.ts; these are not meant to change
  * per deployment.
  */
-import type { KindName } from '../records/index.ts'
+import type { KindName } from '../records/contracts.ts'
 import type { Compatibility, MigrationConfig, SupportLevel, SupportedObject } from './migration.types.ts'
 
 export interface ImportStepDef {

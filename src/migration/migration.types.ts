@@ -4,7 +4,7 @@
  * the migration record with its per-object progress (importer -> API, SSE, UI), and the issues
  * (failed, skipped and warned records). JSON field names are snake_case like the rest of the API.
  */
-import type { KindName } from '../records/index.ts'
+import type { KindName } from '../records/contracts.ts'
 
 // ---------------------------------------------------------------------------------------------
 // States (docs/decisions.md, "Migration states")

@@ -1,83 +1,119 @@
 /**
- * The front door of records: what other capabilities may use. Reads take the caller and answer
- * only what its scopes may see (record-access.ts); writes run in one transaction with their events
- * and answer the same way. Nothing outside src/records imports its other files (docs/api.md,
- * "One door").
+ * The front door of records: what other capabilities may use, in a few groups that say what
+ * records offers. Reads take the caller and answer only what its scopes may see (recordAccess);
+ * writes run in one transaction with their journal entries (recordChanges) and answer the same way.
+ * The vocabulary (the kinds and their fields, body schemas, custom field types) is
+ * ./contracts.ts's, shared with the web app. Nothing outside src/records imports its other files
+ * (docs/architecture.md, "Doors"; test/architecture/import-rules.test.ts holds both rules).
  */
+import { BATCH_OPERATIONS, batchItemSchema, MAX_BATCH_RECORDS } from './bulk/batch-items.ts'
+import { writeBatch } from './bulk/batch-write.ts'
+import { columnsOf } from './bulk/bulk-sql.ts'
+import { updateMatched, upsertImported } from './bulk/import-write.ts'
+import { MATCH_KEYS, recordsByMatchKey, takeDeduplicationTurn } from './bulk/match-keys.ts'
+import { resolveReferences } from './bulk/reference-lookup.ts'
+import { writeRowsReportingProblems } from './bulk/row-write.ts'
+import { knownSourceIds } from './bulk/source-ids.ts'
+import { countUnsetReferences, countWithSourceIds, setReferencesBySourceId } from './bulk/source-references.ts'
+import { numberImportedCases } from './cases/case-numbers.ts'
+import { customFieldErrors, settledCustomFields } from './custom-fields/custom-field-values.ts'
+import { createDefinition, listCustomFieldDefinitions } from './custom-fields/definitions.service.ts'
+import { pipelineByStage, pipelineSummary } from './opportunities/pipeline.ts'
+import { pipelineRoutes } from './opportunities/pipeline.routes.ts'
+import { erpFieldsAmong, eventForCaller, hiddenFields, kindOfEventType, mayRead, readScopes, recordForCaller } from './record-access.ts'
+import { withArticle } from './record-labels.ts'
+import { fieldsUsed, listOptionsFrom } from './record-query.ts'
+import { releaseOwnedRecords } from './owner-release.ts'
+import { pruneTombstones } from './record-tombstones.ts'
+import { addCaseComment, convertLeadWithEvents, createWithEvents, deleteWithEvents, escalateCaseWithEvents, updateWithEvents } from './record-writes.ts'
+import { recordRoutes as restRoutes } from './record.routes.ts'
+import { convertLeadBodySchema, countQuerySchema, filterableFields, listQuerySchema, MAX_CUSTOM_FIELDS, MAX_SRC_ID, recordSchema, schemaName } from './record.schemas.ts'
+import { changedFields, countListed, getRecord, listDeleted, listRecords, MAX_CUSTOM_FIELDS_BYTES } from './record.service.ts'
+import { SEARCH_KINDS } from './search/search-fields.ts'
+import { searchRecords } from './search/search.service.ts'
+import { specialActionRoutes } from './special-actions.routes.ts'
+import { CHANNELS, inWriteTransaction, writerOf } from './write-context.ts'
 
-// What a kind is, and the kinds.
-export type { FieldDef, FieldType, KindName, RecordKind } from './record-kind.ts'
-export { kindsByName, recordKinds } from './kinds/index.ts'
-export { OPPORTUNITY_STAGES } from './kinds/opportunity.kind.ts'
+/** Who may see what: the caller's read scopes, and records and events shaped for them. */
+export const recordAccess = { readScopes, mayRead, hiddenFields, erpFieldsAmong, recordForCaller, eventForCaller, kindOfEventType }
 
-// Who may see what.
-export { erpFieldsAmong, eventForCaller, hiddenFields, kindOfEventType, mayRead, readScopes, recordForCaller } from './record-access.ts'
+/** Reads, answered as the caller may see them: one record, lists and counts, search, the pipeline. */
+export const recordReads = { getRecord, listRecords, countListed, listDeleted, listOptionsFrom, fieldsUsed, searchRecords, SEARCH_KINDS, pipelineByStage, pipelineSummary }
 
+/**
+ * The path of a change (write-context.ts): the one transaction records are written in, who
+ * writes (a Writer), its channels, and what changed in a record (for the journal, src/events).
+ */
+export const recordChanges = { inWriteTransaction, writerOf, CHANNELS, changedFields }
+
+/**
+ * One record at a time, with its events: REST, the MCP tools and special actions; the records a
+ * leaving member owned, released; and tombstones' end.
+ */
+export const recordWrites = { createWithEvents, updateWithEvents, deleteWithEvents, convertLeadWithEvents, escalateCaseWithEvents, addCaseComment, releaseOwnedRecords, pruneTombstones }
+
+/**
+ * Many records at a time (one write path for the record tables): the batch endpoint, CSV rows
+ * checked like batch items, and the migration's pages; records found by source id (aliases through
+ * the SourceAliases port, which the migration implements), by match key, and case numbers.
+ */
+export const recordBulk = {
+  writeBatch,
+  BATCH_OPERATIONS,
+  MAX_BATCH_RECORDS,
+  batchItemSchema,
+  writeRowsReportingProblems,
+  resolveReferences,
+  upsertImported,
+  updateMatched,
+  columnsOf,
+  knownSourceIds,
+  setReferencesBySourceId,
+  countWithSourceIds,
+  countUnsetReferences,
+  MATCH_KEYS,
+  recordsByMatchKey,
+  takeDeduplicationTurn,
+  numberImportedCases,
+}
+
+/**
+ * Schemas of record bodies and queries, for transports that validate before calling, and their
+ * limits. Generic ones (uuid, limit, cursor, problem) are src/http/schemas.ts's; the create and
+ * patch bodies are in ./contracts.ts.
+ */
+export const recordSchemas = { recordSchema, schemaName, withArticle, listQuerySchema, countQuerySchema, convertLeadBodySchema, filterableFields, MAX_CUSTOM_FIELDS, MAX_CUSTOM_FIELDS_BYTES, MAX_SRC_ID }
+
+/**
+ * Custom fields: definitions per organization and kind (docs/custom-fields.md). Export adds a
+ * column per definition; the importers create definitions and check values; the MCP tools build
+ * schemas from them (their types and schema builder are in ./contracts.ts).
+ */
+export const recordCustomFields = { listCustomFieldDefinitions, createDefinition, customFieldErrors, settledCustomFields }
+
+/** The REST routes of records, registered by the app under /api/v1. */
+export const recordRoutes = { records: restRoutes, specialActions: specialActionRoutes, pipeline: pipelineRoutes }
+
+// Types, by the same groups.
 // Reads.
 export type { Executor, ListOptions, PageText } from './record.repository.ts'
-export { countListed, getRecord, listDeleted, listRecords } from './record.service.ts'
-export { fieldsUsed, listOptionsFrom } from './record-query.ts'
-export { sortFields } from './list-params.ts'
-export { pruneTombstones } from './record-tombstones.ts'
-export { pipelineByStage, pipelineSummary, type Pipeline, type PipelineSummary, type StageRow, type StageSummary } from './opportunities/pipeline.ts'
-export { searchRecords, type SearchHit, type SearchOptions } from './search/search.service.ts'
-export { SEARCH_KINDS, type SearchKindName } from './search/search-fields.ts'
-
-// Writes.
-export type { ConvertLeadInput } from './leads/lead-convert.ts'
-export {
-  addCaseComment,
-  convertLeadWithEvents,
-  createWithEvents,
-  deleteWithEvents,
-  escalateCaseWithEvents,
-  updateWithEvents,
-  type ConvertedLead,
-  type WrittenRecord,
-} from './record-writes.ts'
-
-// Schemas of record bodies and queries, for transports that validate before calling. Generic ones
-// (uuid, limit, cursor, problem) are src/http/schemas.ts's.
-export { MAX_CUSTOM_FIELDS_BYTES } from './record.service.ts'
-export { withArticle } from './record-labels.ts'
-export { recordSchema } from './record.schemas.ts'
-export { schemaName } from './record.schemas.ts'
-export { convertLeadBodySchema, countQuerySchema, createBodySchema, filterableFields, listQuerySchema, MAX_CUSTOM_FIELDS, MAX_SRC_ID, patchBodySchema } from './record.schemas.ts'
-
-// Bulk writes: the batch endpoint's and the importer's (one write path for the record tables).
-export { BATCH_OPERATIONS, batchItemSchema, MAX_BATCH_RECORDS, type BatchOperation } from './bulk/batch-items.ts'
-export { writeBatch, type BatchOptions, type BatchResult } from './bulk/batch-write.ts'
-export { columnsOf, type BulkColumn, type BulkResult, type BulkWritten } from './bulk/bulk-sql.ts'
-export { updateMatched, upsertImported, type ImportedRow, type ImportWriteOptions } from './bulk/import-write.ts'
-export { addSourceAliases, hasSourceAliases, knownSourceIds, type KnownSourceId } from './bulk/source-ids.ts'
-export { MATCH_KEYS, recordsByMatchKey, takeDeduplicationTurn, type MatchKey } from './bulk/match-keys.ts'
-export { countUnsetReferences, countWithSourceIds, setReferencesBySourceId } from './bulk/source-references.ts'
-export { numberImportedCases } from './cases/case-numbers.ts'
-// CSV imports: rows checked like batch items, the good ones written and the others reported;
-// references as people write them (id, src_id, name, email).
-export { writeRowsReportingProblems, type RowProblem, type RowsWritten, type RowToWrite } from './bulk/row-write.ts'
-export { resolveReferences, type ReferenceMatch } from './bulk/reference-lookup.ts'
-
-// The path of a change (write-context.ts): who writes (Writer), the one transaction records are
-// written in, and the port through which changes reach the journal (src/events implements it).
+export type { Pipeline, PipelineSummary, StageRow, StageSummary } from './opportunities/pipeline.ts'
+export type { SearchHit, SearchOptions } from './search/search.service.ts'
+export type { SearchKindName } from './search/search-fields.ts'
+// Changes and writes: the port through which changes reach the journal (src/events implements it).
 export type { RecordChange } from './record.service.ts'
-export { changedFields } from './record.service.ts'
-export { CHANNELS, inWriteTransaction, writerOf, type Actor, type ChangeJournal, type Channel, type RecordAction, type WriteOptions, type Writer, type WriteTx } from './write-context.ts'
-
-// Custom fields: definitions per organization and kind (docs/custom-fields.md). Export adds a
-// column per definition from listCustomFieldDefinitions; the importer creates definitions and
-// checks values with customFieldErrors; the MCP tools and the app build schemas from the definitions.
-export {
-  CUSTOM_FIELD_TYPES,
-  customFieldsSchema,
-  suggestedName,
-  type CustomFieldDefinition,
-  type CustomFieldType,
-} from './custom-fields/definition.ts'
-export { createDefinition, listCustomFieldDefinitions, type NewDefinition } from './custom-fields/definitions.service.ts'
-export { customFieldErrors, settledCustomFields } from './custom-fields/custom-field-values.ts'
-
-// The REST routes of records, registered by the app under /api/v1.
-export { recordRoutes } from './record.routes.ts'
-export { specialActionRoutes } from './special-actions.routes.ts'
-export { pipelineRoutes } from './opportunities/pipeline.routes.ts'
+export type { Actor, ChangeJournal, Channel, RecordAction, WriteOptions, Writer, WriteTx } from './write-context.ts'
+export type { ConvertLeadInput } from './leads/lead-convert.ts'
+export type { ConvertedLead, WrittenRecord } from './record-writes.ts'
+// Bulk, and the port through which records finds source aliases (src/migration implements it).
+export type { BatchOperation } from './bulk/batch-items.ts'
+export type { BatchOptions, BatchResult } from './bulk/batch-write.ts'
+export type { BulkColumn, BulkResult, BulkWritten } from './bulk/bulk-sql.ts'
+export type { ImportedRow, ImportWriteOptions } from './bulk/import-write.ts'
+export type { KnownSourceId } from './bulk/source-ids.ts'
+export type { SourceAliases } from './bulk/source-aliases.ts'
+export type { MatchKey } from './bulk/match-keys.ts'
+export type { RowProblem, RowsWritten, RowToWrite } from './bulk/row-write.ts'
+export type { ReferenceMatch } from './bulk/reference-lookup.ts'
+// Custom fields.
+export type { NewDefinition } from './custom-fields/definitions.service.ts'

@@ -1,13 +1,12 @@
 /**
  * Deleted records as lists still need them (record_tombstones, migration 0011): written by the
- * statement that deletes the records (`deletedWithTombstones`), whether a sorted list can place a
+ * statement that deletes the records (record-deletion.ts), whether a sorted list can place a
  * cursor, the tombstones sync clients page through (`GET /{kind}/deleted`), and their expiry.
  */
-import { CompiledQuery, sql, type RawBuilder } from 'kysely'
+import { CompiledQuery } from 'kysely'
 import type { Executor } from './record.repository.ts'
 import type { RecordKind } from './record-kind.ts'
 import { timestampJson } from './record-sql.ts'
-import { recordKinds } from './kinds/index.ts'
 
 /** Tombstones answer `GET /{kind}/deleted` and place deleted cursors this long. */
 export const TOMBSTONE_DAYS = 30
@@ -18,28 +17,11 @@ function sortColumns(kind: RecordKind): string[] {
 }
 
 /**
- * CTEs that delete records and keep their tombstones, in one statement: `condition` selects the
- * organization's rows (alias r) of the kind's table; the deleted rows are then the CTE `deleted`. A
- * case's comments go with it, tombstones included (the foreign key's cascade would delete them and
- * keep none). The records' write path is the only caller: migration 0027 dropped the triggers that
- * used to write tombstones, since a sharded PostgreSQL (Citus) refuses triggers on distributed tables.
+ * The INSERT of the tombstones of the rows `rows` (a CTE of deleted rows) names, for the statement
+ * that deletes them (record-deletion.ts). Migration 0027 dropped the triggers that used to write
+ * them: a sharded PostgreSQL (Citus) refuses triggers on distributed tables.
  */
-export function deletedWithTombstones(kind: RecordKind, orgId: string, condition: RawBuilder<unknown>): RawBuilder<unknown> {
-  const ctes = [
-    sql`deleted AS (DELETE FROM ${sql.raw(kind.table)} AS r WHERE r.org_id = ${orgId} AND ${condition} RETURNING r.*)`,
-    sql`deleted_tombstones AS (${sql.raw(tombstonesOf(kind, 'deleted'))})`,
-  ]
-  if (kind.table === 'cases') {
-    const comments = recordKinds.find((k) => k.table === 'case_comments')!
-    ctes.push(
-      sql`deleted_comments AS (DELETE FROM case_comments AS c WHERE c.org_id = ${orgId} AND c.case_id IN (SELECT id FROM deleted) RETURNING c.*)`,
-      sql`deleted_comment_tombstones AS (${sql.raw(tombstonesOf(comments, 'deleted_comments'))})`,
-    )
-  }
-  return sql`WITH ${sql.join(ctes)}`
-}
-
-function tombstonesOf(kind: RecordKind, rows: string): string {
+export function tombstonesOf(kind: RecordKind, rows: string): string {
   const values = sortColumns(kind).map((c) => `'${c}', ${rows}.${c}`).join(', ')
   return `INSERT INTO record_tombstones (org_id, kind, id, deleted_at, sort_values)
     SELECT ${rows}.org_id, '${kind.table}', ${rows}.id, now(), jsonb_build_object(${values}) FROM ${rows}

@@ -49,9 +49,10 @@ export function updateWithEvents(db: Db, writer: Writer, kind: RecordKind, id: s
 /** False when the record does not exist in this organization. */
 export function deleteWithEvents(db: Db, writer: Writer, kind: RecordKind, id: string): Promise<boolean> {
   return inWriteTransaction(db, writer, async (tx) => {
-    const change = await removeRecord(tx.trx, writer.auth, kind, id)
-    if (!change) return false
-    await tx.changed('deleted', [change])
+    const deletion = await removeRecord(tx.trx, writer.auth, kind, id)
+    if (!deletion) return false
+    await tx.changed('deleted', deletion.deleted)
+    await tx.changed('updated', deletion.unlinked)
     return true
   })
 }

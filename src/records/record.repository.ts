@@ -8,7 +8,8 @@ import type { FieldDef, RecordKind } from './record-kind.ts'
 import { castValue, jsonbValue, mergedCustomFields, recordJsonText, withoutNulls } from './record-sql.ts'
 import type { ListField, ListSort, RangeOp } from './list-params.ts'
 import { listConditions, sortedPageSql, type Param } from './list-sql.ts'
-import { deletedWithTombstones, isKnownPosition } from './record-tombstones.ts'
+import { isKnownPosition } from './record-tombstones.ts'
+import { deleteRecords, type Deletion } from './record-deletion.ts'
 import type { CustomFilter } from './custom-fields/custom-filters.ts'
 
 export type Executor = Kysely<DB>
@@ -224,9 +225,7 @@ export async function updateRecord(
   return res.rows[0] ?? null
 }
 
-export async function deleteRecord(executor: Executor, orgId: string, kind: RecordKind, id: string): Promise<string | null> {
-  const res = await sql<{ j: string }>`
-    ${deletedWithTombstones(kind, orgId, sql`r.id = ${id}`)}
-    SELECT ${sql.raw(recordJsonText(kind, 'deleted'))} AS j FROM deleted`.execute(executor)
-  return res.rows[0]?.j ?? null
+/** Deletes one record with everything a delete writes (record-deletion.ts). */
+export function deleteRecord(executor: Executor, orgId: string, kind: RecordKind, id: string): Promise<Deletion> {
+  return deleteRecords(executor, orgId, kind, sql`r.id = ${id}`)
 }

@@ -11,6 +11,7 @@ import { mapRecordDbError } from './record-errors.ts'
 import { assertMayRead, assertMayUseFields, recordJsonForCaller } from './record-access.ts'
 import { fieldsUsed } from './record-query.ts'
 import { listTombstones, type TombstonePage } from './record-tombstones.ts'
+import type { Deletion } from './record-deletion.ts'
 import {
   countRecords,
   deleteRecord,
@@ -208,9 +209,10 @@ export async function patchRecord(
   }
 }
 
-export async function removeRecord(trx: Executor, auth: AuthContext, kind: RecordKind, id: string): Promise<RecordChange | null> {
-  const json = await deleteRecord(trx, auth.orgId, kind, id)
-  return json ? { kind, id, after: null, before: JSON.parse(json) } : null
+/** Deletes a record; null when there was none. The deletion names the records it unlinked as well (record-deletion.ts). */
+export async function removeRecord(trx: Executor, auth: AuthContext, kind: RecordKind, id: string): Promise<Deletion | null> {
+  const deletion = await deleteRecord(trx, auth.orgId, kind, id)
+  return deletion.deleted.length > 0 ? deletion : null
 }
 
 /** The fields whose values differ, with their old values (the `previous` of webhook payloads). */

@@ -9,7 +9,7 @@ import { sql } from 'kysely'
 import { requireScopes } from '../http/auth.ts'
 import { adminOnly } from '../http/roles.ts'
 import { problemSchema } from '../http/schemas.ts'
-import { eventForCaller } from '../records/index.ts'
+import { recordAccess } from '../records/index.ts'
 import type { AuthContext } from '../shared/auth-context.ts'
 import { NotFound } from '../shared/errors.ts'
 import type { SecretBox } from '../shared/secret-box.ts'
@@ -27,7 +27,7 @@ export const point = [requireScopes('crm:write', 'crm:read'), adminOnly]
 
 /** Deliveries with their payloads as this caller may see them. */
 export function shownDeliveries<T extends { payload: unknown }>(auth: AuthContext, deliveries: T[]): T[] {
-  return deliveries.map((d) => ({ ...d, payload: eventForCaller(auth, d.payload as { type?: unknown }) }))
+  return deliveries.map((d) => ({ ...d, payload: recordAccess.eventForCaller(auth, d.payload as { type?: unknown }) }))
 }
 
 export interface WebhookRouteKit {

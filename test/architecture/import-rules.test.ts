@@ -4,7 +4,8 @@
  * - a capability, the app and the CLI reach another capability only through its door (index.ts) or
  *   its browser-safe contracts (contracts.ts), and every capability has a door;
  * - the web app imports server code only through src/web-contracts.ts, and nothing that file
- *   reaches imports a Node.js module or a server package.
+ *   reaches imports a Node.js module or a server package;
+ * - records' door offers a few named groups (recordReads, recordWrites, ...), not every function.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -15,6 +16,9 @@ const SRC = path.join(ROOT, 'src')
 const CAPABILITIES = ['records', 'oauth', 'orgs', 'webhooks', 'events', 'migration', 'imports', 'members', 'mcp', 'mail']
 const PLUMBING = ['db', 'http', 'shared']
 const DOORS = ['index.ts', 'contracts.ts']
+/** Records' door (docs/architecture.md, "Doors"): 8 groups today, for 73 names before them. */
+const MAX_RECORDS_DOOR_VALUES = 8
+const MAX_GROUP_MEMBERS = 20
 const SERVER_PACKAGES = ['kysely', 'pg', 'fastify', 'fastify-plugin', '@electric-sql/pglite', 'jsforce', 'nodemailer', 'undici', 'ajv', 'pino']
 
 function filesUnder(dir: string, exts: string[]): string[] {
@@ -78,6 +82,19 @@ describe('import rules', () => {
       }
     }
     expect(broken).toEqual([])
+  })
+
+  it("records' door offers a few groups of operations, each a plain object of a few names", async () => {
+    // Types are erased: what is left at run time is every value the door offers.
+    const door: Record<string, unknown> = await import('../../src/records/index.ts')
+    const names = Object.keys(door)
+    expect(names.length).toBeGreaterThan(0)
+    expect(names.length, names.join(', ')).toBeLessThanOrEqual(MAX_RECORDS_DOOR_VALUES)
+    for (const name of names) {
+      const group = door[name]
+      expect(Object.getPrototypeOf(group), `${name} is a group (a plain object)`).toBe(Object.prototype)
+      expect(Object.keys(group as object).length, name).toBeLessThanOrEqual(MAX_GROUP_MEMBERS)
+    }
   })
 
   it('the web app imports server code only through src/web-contracts.ts', () => {

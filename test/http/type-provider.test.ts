@@ -9,7 +9,7 @@ import Fastify from 'fastify'
 import { pageQuerySchema } from '../../src/http/schemas.ts'
 import type { TypedRoutes } from '../../src/http/type-provider.ts'
 import { validatorCompiler } from '../../src/http/validation.ts'
-import { createBodySchema, kindsByName } from '../../src/records/index.ts'
+import { createBodySchema, kindsByName } from '../../src/records/contracts.ts'
 
 /** What a route with schema S gets as its body, query or params. */
 type RequestPart<S> = (TypedRoutes & { schema: S })['validator']

@@ -10,7 +10,7 @@ import { targets } from '../helpers/databases.ts'
 import { json, type Member } from '../helpers/build-app.ts'
 import { api, oauthHarnessPerFile, obtainTokens, type OAuthHarness, type TestClient } from '../oauth/helpers.ts'
 import { openExport } from '../../src/imports/export.routes.ts'
-import { kindsByName } from '../../src/records/index.ts'
+import { kindsByName } from '../../src/records/contracts.ts'
 import { ALL_SCOPES, type AuthContext } from '../../src/shared/auth-context.ts'
 
 describe.each(await targets())('CSV export on %s', (target) => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Member } from '../helpers/build-app.ts'
 import { startImportRunner } from '../../src/imports/runner.ts'
 import { systemClock } from '../../src/shared/clock.ts'
+import { sourceLinks } from '../../src/migration/index.ts'
 
 export async function multipart(parts: Record<string, string>, file?: { text: string | Buffer; name?: string }): Promise<{ payload: Buffer; headers: Record<string, string> }> {
   const form = new FormData()
@@ -20,7 +21,7 @@ export async function startImport(member: Member, parts: Record<string, string>,
 
 /** Runs every queued import to its end with a real runner, as a worker process would. */
 export async function runImports(app: FastifyInstance, target: string): Promise<void> {
-  const runner = startImportRunner({ db: app.db, journal: app.changeJournal, clock: systemClock, log: app.log, concurrency: 1, leaseSeconds: 30, single: target === 'pglite' })
+  const runner = startImportRunner({ db: app.db, journal: app.changeJournal, sourceAliases: sourceLinks, clock: systemClock, log: app.log, concurrency: 1, leaseSeconds: 30, single: target === 'pglite' })
   await new Promise((r) => setTimeout(r, 50))
   await runner.settled()
   await runner.stop()

@@ -12,6 +12,7 @@ import { freePort, signIn } from '../helpers/live-service.ts'
 import { spawnService, type ChildService } from '../helpers/service-process.ts'
 import { startImportRunner } from '../../src/imports/runner.ts'
 import { runImportJob } from '../../src/imports/import-job.ts'
+import { sourceLinks } from '../../src/migration/index.ts'
 import { claimImport } from '../../src/imports/import.repository.ts'
 import { openPostgres } from '../../src/db/connect.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
@@ -29,7 +30,7 @@ describe.each(await targets())('import jobs on %s', (target) => {
     admin = await createOrgWithAdmin(ctx.app)
   })
 
-  const runner = (owner: string) => startImportRunner({ db: ctx.app.db, journal: ctx.app.changeJournal, clock: systemClock, log: ctx.app.log, concurrency: 2, leaseSeconds: 30, owner, single: target === 'pglite' })
+  const runner = (owner: string) => startImportRunner({ db: ctx.app.db, journal: ctx.app.changeJournal, sourceAliases: sourceLinks, clock: systemClock, log: ctx.app.log, concurrency: 2, leaseSeconds: 30, owner, single: target === 'pglite' })
   const contactNames = async () => (await sql<{ last_name: string }>`SELECT last_name FROM contacts WHERE org_id = ${admin.orgId} ORDER BY last_name`.execute(ctx.app.db)).rows.map((r) => r.last_name)
   const importRow = async (id: string) => json(await admin.request({ url: `/api/v1/imports/${id}` }))
 
@@ -85,7 +86,7 @@ describe.each(await targets())('import jobs on %s', (target) => {
     let run: ReturnType<typeof startImportRunner> | undefined
     await ctx.app.db.transaction().execute(async (trx) => {
       await sql`SELECT id FROM contacts WHERE org_id = ${admin.orgId} AND id = ${existing.id} FOR UPDATE`.execute(trx)
-      run = startImportRunner({ db: ctx.app.db, journal: ctx.app.changeJournal, clock: systemClock, log: ctx.app.log, concurrency: 1, leaseSeconds: 30, owner: 'race' })
+      run = startImportRunner({ db: ctx.app.db, journal: ctx.app.changeJournal, sourceAliases: sourceLinks, clock: systemClock, log: ctx.app.log, concurrency: 1, leaseSeconds: 30, owner: 'race' })
       const until = Date.now() + 20_000
       // The page has matched old-1 (and found no new-1) and waits for this lock to update old-1.
       while ((await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(ctx.app.db)).rows[0].n === 0) {
@@ -156,7 +157,7 @@ describe.each(await targets())('import jobs on %s', (target) => {
     let run: ReturnType<typeof startImportRunner> | undefined
     await ctx.app.db.transaction().execute(async (trx) => {
       await sql`SELECT id FROM accounts WHERE org_id = ${admin.orgId} AND id = ${held.id} FOR UPDATE`.execute(trx)
-      run = startImportRunner({ db: ctx.app.db, journal: ctx.app.changeJournal, clock: systemClock, log: ctx.app.log, concurrency: 1, leaseSeconds: 30, owner: 'cycle', aheadPatienceMs: 1500 })
+      run = startImportRunner({ db: ctx.app.db, journal: ctx.app.changeJournal, sourceAliases: sourceLinks, clock: systemClock, log: ctx.app.log, concurrency: 1, leaseSeconds: 30, owner: 'cycle', aheadPatienceMs: 1500 })
       const until = Date.now() + 20_000
       // The page ahead waits for this lock; the page behind has written its rows ("dup" among them).
       for (let a = await activity(trx); !(a.waiting >= 1 && a.written >= 1); a = await activity(trx)) {
@@ -183,7 +184,7 @@ describe.each(await targets())('import jobs on %s', (target) => {
     expect(row.id).toBe(id)
     await sql`UPDATE imports SET lease_owner = 'thief' WHERE id = ${id}`.execute(ctx.app.db)
     // markRunning already refuses: the job stops without writing.
-    await runImportJob({ db: ctx.app.db, journal: ctx.app.changeJournal, owner: 'slow', row, now: () => new Date(), gate: () => {}, pagesInFlight: 1 })
+    await runImportJob({ db: ctx.app.db, journal: ctx.app.changeJournal, sourceAliases: sourceLinks, owner: 'slow', row, now: () => new Date(), gate: () => {}, pagesInFlight: 1 })
     expect(await contactNames()).toEqual([])
     // Claimed and running, then lost between pages: the page's records and counts roll back together.
     await sql`UPDATE imports SET lease_owner = 'slow', status = 'running' WHERE id = ${id}`.execute(ctx.app.db)
@@ -191,6 +192,7 @@ describe.each(await targets())('import jobs on %s', (target) => {
     const job = runImportJob({
       db: ctx.app.db,
       journal: ctx.app.changeJournal,
+      sourceAliases: sourceLinks,
       owner: 'slow',
       row,
       now: () => new Date(),

@@ -1,8 +1,9 @@
 /**
  * CSV imports through the API on both databases: mapping from the header and given, deduplication
- * (a re-import updates), references by name and by src_id, per-row issues with their row numbers
- * and the issues file, counts and status values, refusals as problems, and tenancy. The service
- * runs as SERVICE_ROLE=web so each test runs the background job itself, with the real runner.
+ * (a re-import updates), references by name and by src_id (a migration's source links too),
+ * per-row issues with their row numbers and the issues file, counts and status values, refusals as
+ * problems, and tenancy. The service runs as SERVICE_ROLE=web so each test runs the background job
+ * itself, with the real runner.
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
@@ -10,6 +11,7 @@ import { targets } from '../helpers/databases.ts'
 import { appPerFile, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
 import { createVia } from '../helpers/samples.ts'
 import { runImports, startImport } from './helpers.ts'
+import { addSourceLinks } from '../../src/migration/import/source-links.ts'
 
 describe.each(await targets())('CSV imports on %s', (target) => {
   const ctx = appPerFile(target, { SERVICE_ROLE: 'web', IMPORT_MAX_FILE_BYTES: '65536' })
@@ -162,6 +164,21 @@ describe.each(await targets())('CSV imports on %s', (target) => {
         '5,account,account_id,"names no account of this organization (by id, src_id or name)"\r\n' +
         '6,account,account_id,names several accounts by name: give the id or src_id of the one meant\r\n',
     )
+  })
+
+  it("follows a migration's source links: a source id it matched to an existing record leads there", async () => {
+    const acme = await createVia(admin, 'account', { name: 'Acme' })
+    const ada = await createVia(admin, 'contact', { last_name: 'Lovelace', src_id: 'C-OWN' })
+    // As a migration's deduplication leaves them (src/migration/import/source-links.ts).
+    await addSourceLinks(ctx.app.db, admin.orgId, crypto.randomUUID(), 'account', [{ src_id: 'SF-ACC-1', record_id: acme.id }], new Date())
+    await addSourceLinks(ctx.app.db, admin.orgId, crypto.randomUUID(), 'contact', [{ src_id: 'SF-CON-1', record_id: ada.id }], new Date())
+    expect(await importFile({ kind: 'contacts' }, 'last_name,account\nTuring,SF-ACC-1\n')).toMatchObject({ created: 1, failed: 0 })
+    // Matched through the link, the record is updated and keeps its own src_id.
+    expect(await importFile({ kind: 'contacts', dedupe_by: 'src_id' }, 'src_id,last_name,title\nSF-CON-1,Lovelace,Countess\n')).toMatchObject({ created: 0, updated: 1 })
+    expect((await contacts()).map((c) => [c.last_name, c.src_id, c.title, c.account_id])).toEqual([
+      ['Lovelace', 'C-OWN', 'Countess', null],
+      ['Turing', null, null, acme.id],
+    ])
   })
 
   it('turns each invalid value into an issue naming row and column, and imports the other rows', async () => {

@@ -92,6 +92,9 @@ describe.each(await targets())('members API on %s', (target) => {
     expect((await member.request({ method: 'GET', url: '/api/v1/me' })).statusCode).toBe(401)
     expect((await api(h.app, tokens.access_token, { url: '/api/v1/accounts' })).statusCode).toBe(401)
     expect(json(await admin.request({ method: 'GET', url: `/api/v1/accounts/${account.id}` })).owner_id).toBeNull()
+    // Losing the owner is a change like any other: journaled as the remover's, with the old owner.
+    const [latest] = json(await admin.request({ method: 'GET', url: `/api/v1/accounts/${account.id}/events` })).data
+    expect(latest).toMatchObject({ type: 'account.updated', actor: { user_id: admin.userId, channel: 'app' }, data: { previous: { owner_id: member.userId }, object: { owner_id: null } } })
     // Still a person, still in the other organization.
     const left = await sql<{ org_id: string }>`SELECT org_id FROM memberships WHERE user_id = ${member.userId}`.execute(h.app.db)
     expect(left.rows.map((r) => r.org_id)).toEqual([other.orgId])

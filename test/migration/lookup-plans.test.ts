@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../src/db/database.ts'
 import { findDuplicates } from '../../src/migration/import/dedup.ts'
-import { kindsByName, knownSourceIds, numberImportedCases } from '../../src/records/index.ts'
+import { recordBulk } from '../../src/records/index.ts'
+import { kindsByName } from '../../src/records/contracts.ts'
+import { sourceLinks } from '../../src/migration/index.ts'
 import { listRecordsPage } from '../../src/records/record.repository.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
 import { createTestDatabase, neverAnalyzed, targets, type TestDatabase } from '../helpers/databases.ts'
@@ -58,14 +60,14 @@ for (const target of await targets()) {
 
     it('finds records by source id reading only their own entries', async () => {
       let found = new Map<string, unknown>()
-      const read = await entriesRead(async (trx) => (found = await knownSourceIds(trx, orgId, contact, [...ids, '0035gMISSING000000'])))
+      const read = await entriesRead(async (trx) => (found = await recordBulk.knownSourceIds(trx, sourceLinks, orgId, contact, [...ids, '0035gMISSING000000'])))
       expect(found.size).toBe(ids.length)
       expect(read).toBeLessThan(ids.length * 4)
     })
 
     it('tells imported from linked source ids reading only their own entries', async () => {
       let known = new Map<string, unknown>()
-      const read = await entriesRead(async (trx) => (known = await knownSourceIds(trx, orgId, contact, ids)))
+      const read = await entriesRead(async (trx) => (known = await recordBulk.knownSourceIds(trx, sourceLinks, orgId, contact, ids)))
       expect([...known.values()].every((k) => (k as { via: string }).via === 'record')).toBe(true)
       expect(known.size).toBe(ids.length)
       expect(read).toBeLessThan(ids.length * 4)
@@ -85,14 +87,14 @@ for (const target of await targets()) {
       const before = Array.from({ length: 250 }, (_, i) => ({ src_id: `5005g${String(1 + i * 97).padStart(13, '0')}`, sourceNumber: '1' }))
       const fresh = Array.from({ length: 250 }, (_, i) => ({ src_id: `500NEW${String(i).padStart(12, '0')}`, sourceNumber: String(1 + i * 89) }))
       let numbers = new Map<string, number>()
-      const read = await entriesRead(async (trx) => (numbers = await numberImportedCases(trx, orgId, [...before, ...fresh])), 'cases')
+      const read = await entriesRead(async (trx) => (numbers = await recordBulk.numberImportedCases(trx, orgId, [...before, ...fresh])), 'cases')
       expect(numbers.get(before[1].src_id)).toBe(98)
       expect(fresh.every((c) => numbers.get(c.src_id)! > ROWS)).toBe(true)
       expect(read).toBeLessThan(2000)
     })
 
     it("lists the records of an `ids` filter reading only their own entries (the records API's list)", async () => {
-      const wanted = [...(await knownSourceIds(tdb.database.db, orgId, contact, ids.slice(0, 100))).values()].map((k) => k.id)
+      const wanted = [...(await recordBulk.knownSourceIds(tdb.database.db, sourceLinks, orgId, contact, ids.slice(0, 100))).values()].map((k) => k.id)
       let json = ''
       const read = await entriesRead(async (trx) => (json = (await listRecordsPage(trx, orgId, contact, { limit: 50, filters: [], ids: [...wanted, wanted[0]] })).json))
       const page = JSON.parse(json) as { data: Array<{ id: string }>; has_more: boolean }

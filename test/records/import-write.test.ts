@@ -7,14 +7,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import { importedRecordId } from '../../src/migration/import/record-ids.ts'
-import { columnsOf, inWriteTransaction, kindsByName, updateMatched, upsertImported, type ChangeJournal, type ImportedRow, type WriteTx } from '../../src/records/index.ts'
+import { recordBulk, recordChanges } from '../../src/records/index.ts'
+import type { ChangeJournal, ImportedRow, WriteTx } from '../../src/records/index.ts'
+import { kindsByName } from '../../src/records/contracts.ts'
 import { uuidv7 } from '../../src/shared/ids.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
 import { ALL_SCOPES, type AuthContext } from '../../src/shared/auth-context.ts'
 import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
 
 const contact = kindsByName.contact
-const columns = columnsOf(contact, ['first_name', 'last_name', 'email'])
+const columns = recordBulk.columnsOf(contact, ['first_name', 'last_name', 'email'])
 
 const CUSTOM: Array<Record<string, unknown>> = [
   {},
@@ -45,7 +47,7 @@ for (const target of await targets()) {
       committed() {},
     }
     const write = <T>(work: (tx: WriteTx) => Promise<T>) =>
-      inWriteTransaction(tdb.database.db, { auth: actor, actor: { userId: null, clientId: null, channel: 'migration' }, operationId: uuidv7(), journal }, work)
+      recordChanges.inWriteTransaction(tdb.database.db, { auth: actor, actor: { userId: null, clientId: null, channel: 'migration' }, operationId: uuidv7(), journal }, work)
     beforeAll(async () => {
       tdb = await createTestDatabase(target)
       orgId = (await createOrganizationWithAdmin(tdb.database.db, { name: 'Writer', adminEmail: 'w@example.com', adminPassword: 'writer-password' })).orgId
@@ -64,7 +66,7 @@ for (const target of await targets()) {
     const createdAt = [new Date(-86_400_001), new Date('2024-02-29T23:59:59.999Z'), new Date(1_700_000_000_123), new Date(Date.UTC(2026, 10, 24, 11, 0, 0, 7))]
 
     it('writes creation times to the millisecond and custom fields exactly, in order', async () => {
-      const written = await write((tx) => upsertImported(tx, contact, columns, rowsOf(createdAt, CUSTOM), new Date()))
+      const written = await write((tx) => recordBulk.upsertImported(tx, contact, columns, rowsOf(createdAt, CUSTOM), new Date()))
       expect(written).toMatchObject({ created: 4, updated: 0 })
       const back = await readBack()
       expect(back.map((r) => Number(r.ms))).toEqual(createdAt.map((d) => d.getTime()))
@@ -73,7 +75,7 @@ for (const target of await targets()) {
 
     it('updates in place on a second write, the source keys winning over the ones kept', async () => {
       const again = CUSTOM.map((c, i) => (i === 1 ? { Quote__c: 'changed "again"' } : i === 3 ? { Extra__c: 'added' } : c))
-      const written = await write((tx) => upsertImported(tx, contact, columns, rowsOf(createdAt, again), new Date(), { returnIds: true }))
+      const written = await write((tx) => recordBulk.upsertImported(tx, contact, columns, rowsOf(createdAt, again), new Date(), { returnIds: true }))
       expect(written).toMatchObject({ created: 0, updated: 4 })
       const back = await readBack()
       expect(back.map((r) => r.custom_fields)).toEqual([CUSTOM[0], { ...CUSTOM[1], Quote__c: 'changed "again"' }, CUSTOM[2], { ...CUSTOM[3], Extra__c: 'added' }])
@@ -82,16 +84,16 @@ for (const target of await targets()) {
     it('emits created and updated events with the record before and after, and none unless asked', async () => {
       seen.length = 0
       const fresh = rowsOf(createdAt, CUSTOM).map((r, i) => ({ ...r, id: importedRecordId(createdAt[i], `X${r.src_id}`), src_id: `X${r.src_id}` }))
-      await write((tx) => upsertImported(tx, contact, columns, fresh, new Date()))
+      await write((tx) => recordBulk.upsertImported(tx, contact, columns, fresh, new Date()))
       expect(seen).toEqual([])
       const changed = fresh.map((r) => ({ ...r, fields: { ...r.fields, last_name: `${r.fields.last_name} changed` } }))
-      await write((tx) => upsertImported(tx, contact, columns, [changed[0], { ...fresh[1], src_id: 'Xnew', id: importedRecordId(createdAt[1], 'Xnew') }], new Date(), { emitEvents: true }))
+      await write((tx) => recordBulk.upsertImported(tx, contact, columns, [changed[0], { ...fresh[1], src_id: 'Xnew', id: importedRecordId(createdAt[1], 'Xnew') }], new Date(), { emitEvents: true }))
       expect(seen.map((e) => e.action)).toEqual(['created', 'updated'])
       const updated = seen[1]
       expect(updated.before?.last_name).toBe('L0')
       expect(updated.after?.last_name).toBe('L0 changed')
       seen.length = 0
-      await write((tx) => updateMatched(tx, contact, columns, [{ id: updated.id, src_id: 'ignored', fields: { first_name: 'M', last_name: 'Matched' }, custom_fields: { Via__c: 'dedup' } }], new Date(), { emitEvents: true }))
+      await write((tx) => recordBulk.updateMatched(tx, contact, columns, [{ id: updated.id, src_id: 'ignored', fields: { first_name: 'M', last_name: 'Matched' }, custom_fields: { Via__c: 'dedup' } }], new Date(), { emitEvents: true }))
       expect(seen).toHaveLength(1)
       expect(seen[0]).toMatchObject({ action: 'updated', id: updated.id, before: { last_name: 'L0 changed' }, after: { last_name: 'Matched', email: null, src_id: 'X003000000000000000' } })
     })

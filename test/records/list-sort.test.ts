@@ -8,7 +8,7 @@ import { sql } from 'kysely'
 import { targets } from '../helpers/databases.ts'
 import { json, type Member } from '../helpers/build-app.ts'
 import { api, oauthHarnessPerFile, obtainTokens, type OAuthHarness, type TestClient } from '../oauth/helpers.ts'
-import { recordKinds, sortFields } from '../../src/records/index.ts'
+import { recordKinds, sortFields } from '../../src/records/contracts.ts'
 import { createVia } from '../helpers/samples.ts'
 
 describe.each(await targets())('sorted lists, ranges and counts on %s', (target) => {

@@ -12,7 +12,7 @@ import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
 import { createTestDatabase, targets, type TestDatabase } from '../helpers/databases.ts'
 import { buildTestApp, createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
-import { OPPORTUNITY_STAGES } from '../../src/records/index.ts'
+import { OPPORTUNITY_STAGES } from '../../src/records/contracts.ts'
 
 type Op = { t: 'insert'; n: number } | { t: 'delete'; pick: number; cursorRecord: boolean } | { t: 'page' }
 type Values = { name: string; amount: string | null; close_date: string | null; stage: string }

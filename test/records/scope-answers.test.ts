@@ -9,7 +9,7 @@ import { targets } from '../helpers/databases.ts'
 import { json, type Member } from '../helpers/build-app.ts'
 import { createVia, minimalBodies, topLevelKinds } from '../helpers/samples.ts'
 import { api, oauthHarnessPerFile, obtainTokens, type OAuthHarness, type TestClient } from '../oauth/helpers.ts'
-import { kindsByName } from '../../src/records/index.ts'
+import { kindsByName } from '../../src/records/contracts.ts'
 
 const SCOPE_SETS = ['crm:write', 'crm:write erp:read', 'crm:write crm:read', 'crm:write crm:read erp:read'] as const
 const STUB = ['created_at', 'id', 'updated_at']

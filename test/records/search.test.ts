@@ -9,7 +9,8 @@ import { targets } from '../helpers/databases.ts'
 import { createOrgWithAdmin, json, type Member } from '../helpers/build-app.ts'
 import { createVia } from '../helpers/samples.ts'
 import { api, oauthHarnessPerFile, obtainTokens, type OAuthHarness, type TestClient } from '../oauth/helpers.ts'
-import { kindsByName, SEARCH_KINDS } from '../../src/records/index.ts'
+import { recordReads } from '../../src/records/index.ts'
+import { kindsByName } from '../../src/records/contracts.ts'
 import { searchPlans } from '../../src/records/search/search-fields.ts'
 import type { Scope } from '../../src/shared/auth-context.ts'
 
@@ -169,7 +170,7 @@ describe.each(await targets())('record search on %s', (target) => {
 
   it('indexes every searched column the way it is searched, led by org_id (migrations 0015 and 0022)', async () => {
     const rows = await sql<{ tablename: string; indexdef: string }>`SELECT tablename, indexdef FROM pg_indexes WHERE schemaname = current_schema()`.execute(h.app.db)
-    for (const name of SEARCH_KINDS) {
+    for (const name of recordReads.SEARCH_KINDS) {
       const kind = kindsByName[name]
       const defs = rows.rows.filter((r) => r.tablename === kind.table).map((r) => r.indexdef)
       for (const f of kind.fields.filter((x) => x.search)) {
@@ -204,8 +205,8 @@ describe('what search may match for a caller', () => {
   })
 
   it('leaves out the kinds the caller may not read', () => {
-    expect(searchPlans(crmRead, SEARCH_KINDS).map((p) => p.kind.name)).not.toContain('product')
-    expect(searchPlans(withErp, SEARCH_KINDS).map((p) => p.kind.name)).toContain('product')
-    expect(searchPlans({ scopes: new Set(['crm:write'] as const) }, SEARCH_KINDS)).toEqual([])
+    expect(searchPlans(crmRead, recordReads.SEARCH_KINDS).map((p) => p.kind.name)).not.toContain('product')
+    expect(searchPlans(withErp, recordReads.SEARCH_KINDS).map((p) => p.kind.name)).toContain('product')
+    expect(searchPlans({ scopes: new Set(['crm:write'] as const) }, recordReads.SEARCH_KINDS)).toEqual([])
   })
 })

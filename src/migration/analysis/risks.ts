@@ -6,7 +6,7 @@
 import type { AnalysisReport, ObjectAnalysis, RiskItem, SourceMetadata, TimelineEstimate } from '../migration.types.ts'
 import { listNames } from '../mapping/auto-map.ts'
 import { namespaceOf } from '../mapping/field-types.ts'
-import { MAX_CUSTOM_FIELDS } from '../../records/index.ts'
+import { recordSchemas } from '../../records/index.ts'
 import { cannotBeInvited, usersUnreadable } from './owners.ts'
 
 export type QuotaState = 'ok' | 'tight' | 'insufficient' | 'unknown'
@@ -263,8 +263,8 @@ const currency: Check = (i) => {
 
 const customFieldLimit: Check = (i) =>
   supported(i)
-    .filter((o) => o.fields.filter((m) => m.action === 'custom_field').length > MAX_CUSTOM_FIELDS)
-    .map((o) => risk('custom_fields_limit', 'medium', o.name, `${o.name} has more fields to keep than custom_fields holds`, `${o.fields.filter((m) => m.action === 'custom_field').length} fields go to custom_fields, which holds at most ${MAX_CUSTOM_FIELDS} per record (and 64 KB); a record using more loses the rest, with a warning.`, 'Ignore the fields nobody needs in Configure.'))
+    .filter((o) => o.fields.filter((m) => m.action === 'custom_field').length > recordSchemas.MAX_CUSTOM_FIELDS)
+    .map((o) => risk('custom_fields_limit', 'medium', o.name, `${o.name} has more fields to keep than custom_fields holds`, `${o.fields.filter((m) => m.action === 'custom_field').length} fields go to custom_fields, which holds at most ${recordSchemas.MAX_CUSTOM_FIELDS} per record (and 64 KB); a record using more loses the rest, with a warning.`, 'Ignore the fields nobody needs in Configure.'))
 
 const productionSource: Check = (i) =>
   i.metadata.environment === 'production'

@@ -10,16 +10,8 @@
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import {
-  createDefinition,
-  customFieldErrors,
-  settledCustomFields,
-  listCustomFieldDefinitions,
-  suggestedName,
-  type CustomFieldDefinition,
-  type CustomFieldType,
-  type RecordKind,
-} from '../../records/index.ts'
+import { recordCustomFields } from '../../records/index.ts'
+import { suggestedName, type CustomFieldDefinition, type CustomFieldType, type RecordKind } from '../../records/contracts.ts'
 import type { FieldMapping } from '../migration.types.ts'
 
 /** Most definitions the importer makes per kind, leaving room for the administrators' own (100 in all). */
@@ -69,7 +61,7 @@ function sameShape(def: CustomFieldDefinition, wanted: { type: CustomFieldType }
  * custom_fields under its own name.
  */
 export async function defineImportedFields(db: Kysely<DB>, orgId: string, kind: RecordKind, mappings: readonly FieldMapping[]): Promise<Map<string, CustomFieldDefinition>> {
-  const existing = new Map((await listCustomFieldDefinitions(db, orgId, kind.name)).map((d) => [d.name, d]))
+  const existing = new Map((await recordCustomFields.listCustomFieldDefinitions(db, orgId, kind.name)).map((d) => [d.name, d]))
   const out = new Map<string, CustomFieldDefinition>()
   let made = 0
   for (const m of mappings) {
@@ -85,7 +77,7 @@ export async function defineImportedFields(db: Kysely<DB>, orgId: string, kind: 
     }
     if (made >= MAX_IMPORTED_DEFINITIONS) continue
     const label = (m.label || m.source).slice(0, 120)
-    const created = await createDefinition(db, orgId, { kind: kind.name, name, label, type: wanted.type, options: wanted.options })
+    const created = await recordCustomFields.createDefinition(db, orgId, { kind: kind.name, name, label, type: wanted.type, options: wanted.options })
     existing.set(name, created)
     out.set(m.source, created)
     made++
@@ -102,13 +94,13 @@ export function applyImportedFields(customFields: Record<string, unknown>, targe
   for (const [source, def] of targets) {
     if (!(source in customFields)) continue
     const value = customFields[source]
-    const problems = customFieldErrors([def], { [def.name]: value }, 'update')
+    const problems = recordCustomFields.customFieldErrors([def], { [def.name]: value }, 'update')
     if (problems.length > 0) {
       warnings.push({ code: 'custom_field_value_kept', field: source, reason: `${JSON.stringify(value)} does not fit the custom field ${def.name} (${def.type}): ${problems[0].message}; kept in custom_fields under ${source}` })
       continue
     }
     delete customFields[source]
-    customFields[def.name] = settledCustomFields([def], { [def.name]: value })[def.name]
+    customFields[def.name] = recordCustomFields.settledCustomFields([def], { [def.name]: value })[def.name]
   }
   return warnings
 }

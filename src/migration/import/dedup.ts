@@ -4,7 +4,9 @@
  * bulk/match-keys.ts) matches a record of the organization, or an earlier new record of the same
  * page, is linked to it, updates it, or is created anyway, as the rule says.
  */
-import { MATCH_KEYS, recordsByMatchKey, type Executor, type KindName, type MatchKey, type RecordKind } from '../../records/index.ts'
+import { recordBulk } from '../../records/index.ts'
+import type { Executor, MatchKey } from '../../records/index.ts'
+import type { KindName, RecordKind } from '../../records/contracts.ts'
 import type { DedupAction, MigrationConfig } from '../migration.types.ts'
 
 export interface DedupRule extends MatchKey {
@@ -16,10 +18,10 @@ export interface DedupRule extends MatchKey {
 /** The rule configured for a kind, or null when it has none. */
 export function dedupRuleFor(kind: KindName, config: MigrationConfig): DedupRule | null {
   const d = config.dedup
-  if (kind === 'contact' && d.contacts.match_by === 'email') return { ...MATCH_KEYS.email, action: d.contacts.on_match, describe: 'email' }
-  if (kind === 'lead' && d.leads.match_by === 'email') return { ...MATCH_KEYS.email, action: d.leads.on_match, describe: 'email' }
-  if (kind === 'account' && d.accounts.match_by === 'domain') return { ...MATCH_KEYS.domain, action: d.accounts.on_match, describe: 'domain' }
-  if (kind === 'account' && d.accounts.match_by === 'name') return { ...MATCH_KEYS.name, action: d.accounts.on_match, describe: 'name' }
+  if (kind === 'contact' && d.contacts.match_by === 'email') return { ...recordBulk.MATCH_KEYS.email, action: d.contacts.on_match, describe: 'email' }
+  if (kind === 'lead' && d.leads.match_by === 'email') return { ...recordBulk.MATCH_KEYS.email, action: d.leads.on_match, describe: 'email' }
+  if (kind === 'account' && d.accounts.match_by === 'domain') return { ...recordBulk.MATCH_KEYS.domain, action: d.accounts.on_match, describe: 'domain' }
+  if (kind === 'account' && d.accounts.match_by === 'name') return { ...recordBulk.MATCH_KEYS.name, action: d.accounts.on_match, describe: 'name' }
   return null
 }
 
@@ -47,7 +49,7 @@ export async function findDuplicates(
 ): Promise<DedupDecision[]> {
   const keys = candidates.map((c) => (typeof c.value === 'string' && c.value.trim() !== '' ? rule.normalize(c.value) : null))
   // The earliest matching record of each key (one index probe per key).
-  const existing = await recordsByMatchKey(db, orgId, kind, rule, [...new Set(keys.filter((k): k is string => k !== null))])
+  const existing = await recordBulk.recordsByMatchKey(db, orgId, kind, rule, [...new Set(keys.filter((k): k is string => k !== null))])
   const firstInPage = new Map<string, string>()
   return candidates.map((c, i) => {
     const key = keys[i]

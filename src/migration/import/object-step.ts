@@ -6,8 +6,9 @@
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import { columnsOf, hasSourceAliases, kindsByName } from '../../records/index.ts'
+import { recordBulk } from '../../records/index.ts'
 import type { Writer } from '../../records/index.ts'
+import { kindsByName } from '../../records/contracts.ts'
 import { compileMapping } from '../mapping/transform-record.ts'
 import { effectiveMappings } from '../mapping/effective-mapping.ts'
 import { PAGE_LOCK_TIMEOUT_MS, PAGE_SIZE, PAGES_IN_FLIGHT, STEP_BY_OBJECT } from '../migration.defaults.ts'
@@ -19,6 +20,7 @@ import { dedupRuleFor } from './dedup.ts'
 import { defineImportedFields } from './custom-field-definitions.ts'
 import { PageInFlight } from './page-in-flight.ts'
 import { importPage, type PageContext, type ReferenceTarget } from './page-import.ts'
+import { hasSourceLinks } from './source-links.ts'
 import { summarizeUnimportedLinks } from './unimported-links.ts'
 
 type Db = Kysely<DB>
@@ -79,7 +81,7 @@ export function pageContextOf(input: Omit<StepInput, 'row' | 'connection' | 'che
   if (kind.name === 'case_comment') columnNames.add('author_name')
   // A case's number is given by records' numbering and written on insert only (columnsOf says so).
   if (kind.name === 'case') columnNames.add('case_number')
-  const columns = columnsOf(kind, [...columnNames])
+  const columns = recordBulk.columnsOf(kind, [...columnNames])
   const required = new Set(mapping.requiredRefs.map((r) => r.target))
   const ctx: PageContext = {
     db: input.db,
@@ -110,7 +112,7 @@ export function pageContextOf(input: Omit<StepInput, 'row' | 'connection' | 'che
 /** Reads and imports the object from its checkpoint to the end. */
 export async function runObjectStep(input: StepInput): Promise<void> {
   const target = kindsByName[input.analysis.target!]
-  const hasLinks = await hasSourceAliases(input.db, input.orgId, target.name)
+  const hasLinks = await hasSourceLinks(input.db, input.orgId, target.name)
   const { ctx, fieldTypes, sourceFields, fields } = pageContextOf(input, input.config.emit_webhooks, hasLinks)
   if (input.config.create_custom_fields) ctx.customFieldTargets = await defineImportedFields(input.db, input.orgId, target, fields)
   let checkpoint: ReadCheckpoint = input.row.checkpoint ?? { after_id: null }

@@ -5,7 +5,8 @@
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import type { Writer, BulkColumn, CustomFieldDefinition, RecordKind } from '../../records/index.ts'
+import type { BulkColumn, Writer } from '../../records/index.ts'
+import type { CustomFieldDefinition, RecordKind } from '../../records/contracts.ts'
 import type { CompiledMapping } from '../mapping/transform-record.ts'
 import type { MissingParentPolicy } from '../migration.types.ts'
 import type { DedupRule } from './dedup.ts'

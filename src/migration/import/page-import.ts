@@ -10,7 +10,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import { inWriteTransaction } from '../../records/index.ts'
+import { recordChanges } from '../../records/index.ts'
 import type { ReadCheckpoint } from '../migration.types.ts'
 import { addProgress, type ProgressDelta } from '../progress.repository.ts'
 import type { PageContext } from './page-context.ts'
@@ -68,7 +68,7 @@ async function writePage(
   const afterPrevious = page.ahead?.committed ?? Promise.resolve()
   const report = newReport(records.length)
   const mapped = await mapRecords(ctx, records, report)
-  await inWriteTransaction(ctx.db, ctx.writer, async (tx) => {
+  await recordChanges.inWriteTransaction(ctx.db, ctx.writer, async (tx) => {
     await pageSettings(tx.trx, ctx)
     const resolved = await resolveReferences(tx.trx, ctx, mapped, report)
     const ahead = await pagesAheadDecided(ctx, page, afterPrevious)

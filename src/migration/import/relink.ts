@@ -8,9 +8,11 @@
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import { jsonArray } from '../../db/json-array.ts'
-import { kindsByName, setReferencesBySourceId, type KindName } from '../../records/index.ts'
+import { recordBulk } from '../../records/index.ts'
+import { kindsByName, type KindName } from '../../records/contracts.ts'
 import { uuidv7 } from '../../shared/ids.ts'
 import type { NewIssue } from '../progress.repository.ts'
+import { sourceLinks } from './source-links.ts'
 
 type Executor = Kysely<DB>
 
@@ -50,7 +52,7 @@ export async function relinkTo(db: Executor, orgId: string, migrationId: string,
         SELECT record_id, target_src_id FROM migration_pending_refs
         WHERE org_id = ${orgId} AND migration_id = ${migrationId} AND target_kind = ${targetKind} AND kind = ${kind} AND field = ${field}
         FOR UPDATE`.execute(trx)
-      const done = await setReferencesBySourceId(trx, orgId, kind, field, targetKind, pending.rows)
+      const done = await recordBulk.setReferencesBySourceId(trx, sourceLinks, orgId, kind, field, targetKind, pending.rows)
       if (done.length > 0) {
         await sql`
           DELETE FROM migration_pending_refs

@@ -6,7 +6,8 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import { countUnsetReferences, type RecordKind } from '../../records/index.ts'
+import { recordBulk } from '../../records/index.ts'
+import type { RecordKind } from '../../records/contracts.ts'
 import { uuidv7 } from '../../shared/ids.ts'
 import type { FieldMapping, ObjectAnalysis } from '../migration.types.ts'
 import { addWarnings, insertIssues, type NewIssue } from '../progress.repository.ts'
@@ -29,7 +30,7 @@ export async function summarizeUnimportedLinks(
       if (!input.imported(object) && prefix) links.push({ source: f.source, object, field, prefix })
     }
   }
-  const counts = await countUnsetReferences(db, input.orgId, input.kind, own, links)
+  const counts = await recordBulk.countUnsetReferences(db, input.orgId, input.kind, own, links)
   const issues: NewIssue[] = []
   links.forEach(({ source, object, field }, i) => {
     const n = counts[i]

@@ -5,7 +5,8 @@
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
-import { countWithSourceIds, kindsByName, type KindName } from '../../records/index.ts'
+import { recordBulk } from '../../records/index.ts'
+import { kindsByName, type KindName } from '../../records/contracts.ts'
 import type { MigrationRow } from '../migration.repository.ts'
 import type { ValidationRow } from '../migration.types.ts'
 import type { ObjectRow } from '../progress.repository.ts'
@@ -17,7 +18,7 @@ export async function validationSummary(db: Kysely<DB>, m: MigrationRow, objects
     const kind = kindsByName[o.target as KindName]
     const prefix = prefixes.get(o.object)
     // Source ids start with their object's key prefix, which tells Task from Event among activities.
-    const found = await countWithSourceIds(db, m.org_id, kind, prefix)
+    const found = await recordBulk.countWithSourceIds(db, m.org_id, kind, prefix)
     out.push({
       object: o.object,
       target: kind.name,

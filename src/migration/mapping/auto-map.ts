@@ -4,7 +4,7 @@
  * lists; the rest follow their type: formulas and system fields are ignored, custom fields and
  * unlisted standard fields are kept in custom_fields, compound parents are read through their parts.
  */
-import type { FieldDef, KindName } from '../../records/index.ts'
+import type { FieldDef, KindName } from '../../records/contracts.ts'
 import type { FieldMapping, PicklistValueMapping, SourceDescribe, SourceField } from '../migration.types.ts'
 import { catalogueFor, type CatalogueEntry } from './catalogue.ts'
 import { compatibility, customTransform, isCustomName, namespaceOf, targetField } from './field-types.ts'

@@ -4,7 +4,7 @@
  * listed here are mapped by type (auto-map.ts): custom fields and unlisted standard fields are
  * kept in custom_fields, system fields are ignored (system-fields.ts).
  */
-import type { KindName } from '../../records/index.ts'
+import type { KindName } from '../../records/contracts.ts'
 import type { SupportLevel, SupportedObject } from '../migration.types.ts'
 
 export type CatalogueEntry =

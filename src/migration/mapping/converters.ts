@@ -8,7 +8,7 @@
  * custom_fields under the source field's API name (fieldStep in transform-record.ts).
  */
 import { domainToASCII } from 'node:url'
-import type { FieldDef } from '../../records/index.ts'
+import type { FieldDef } from '../../records/contracts.ts'
 import { isApiEmail, isApiWebUrl } from './api-formats.ts'
 import { withoutSurroundingSpace } from '../../shared/required-text.ts'
 

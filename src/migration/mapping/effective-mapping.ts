@@ -7,7 +7,7 @@
  * snapshot of what the source computed at migration time, and the service never recalculates it.
  * That is a legitimate choice (keep "Days open" as it was on the last day), so it is allowed and noted.
  */
-import { kindsByName, type KindName } from '../../records/index.ts'
+import { kindsByName, type KindName } from '../../records/contracts.ts'
 import type { FieldError } from '../../shared/errors.ts'
 import type { FieldMapping, FieldOverride } from '../migration.types.ts'
 import { baseMapping, keepInCustomFields, sourceFieldOf, valueField } from './auto-map.ts'

@@ -4,7 +4,7 @@
  * rules for org-specific values ("Closed - Resolved" -> closed). Anything else gets the target's
  * default (the `fallback`) and the original value is kept in custom_fields by the transform.
  */
-import type { FieldDef } from '../../records/index.ts'
+import type { FieldDef } from '../../records/contracts.ts'
 import type { PicklistValueMapping } from '../migration.types.ts'
 
 export interface EnumTable {

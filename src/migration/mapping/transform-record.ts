@@ -9,7 +9,8 @@
  * with a warning; the record imports. Whatever is left out or written differently from the source is kept
  * in custom_fields under the source field's API name, so nothing the source held is lost.
  */
-import { MAX_CUSTOM_FIELDS, MAX_CUSTOM_FIELDS_BYTES, kindsByName, type FieldDef, type KindName } from '../../records/index.ts'
+import { recordSchemas } from '../../records/index.ts'
+import { kindsByName, type FieldDef, type KindName } from '../../records/contracts.ts'
 import type { FieldMapping, TransformedRecord } from '../migration.types.ts'
 import { catalogueFor } from './catalogue.ts'
 import {
@@ -344,7 +345,7 @@ export function transformRecord(compiled: CompiledMapping, raw: Record<string, u
   for (const r of compiled.requiredRefs) {
     if (!b.references.some((x) => x.field === r.target)) return fail(`${r.target} is required but ${r.source} is empty`)
   }
-  if (b.customCount > MAX_CUSTOM_FIELDS || b.customChars > MEASURE_FROM_CHARS) fitCustomFields(b)
+  if (b.customCount > recordSchemas.MAX_CUSTOM_FIELDS || b.customChars > MEASURE_FROM_CHARS) fitCustomFields(b)
 
   return {
     ok: true,
@@ -367,14 +368,14 @@ export function transformRecord(compiled: CompiledMapping, raw: Record<string, u
 function fitCustomFields(b: Building): void {
   const cf = b.custom_fields
   const keys = Object.keys(cf)
-  if (keys.length > MAX_CUSTOM_FIELDS) {
-    const dropped = keys.slice(MAX_CUSTOM_FIELDS)
+  if (keys.length > recordSchemas.MAX_CUSTOM_FIELDS) {
+    const dropped = keys.slice(recordSchemas.MAX_CUSTOM_FIELDS)
     for (const k of dropped) delete cf[k]
-    b.warnings.push({ code: 'custom_fields_dropped', field: 'custom_fields', reason: `more than ${MAX_CUSTOM_FIELDS} custom fields: ${dropped.join(', ')} not kept` })
+    b.warnings.push({ code: 'custom_fields_dropped', field: 'custom_fields', reason: `more than ${recordSchemas.MAX_CUSTOM_FIELDS} custom fields: ${dropped.join(', ')} not kept` })
   }
   let bytes = Buffer.byteLength(JSON.stringify(cf))
   const cutKeys: string[] = []
-  while (bytes > MAX_CUSTOM_FIELDS_BYTES) {
+  while (bytes > recordSchemas.MAX_CUSTOM_FIELDS_BYTES) {
     let longest: string | null = null
     for (const k of Object.keys(cf)) {
       const v = cf[k]
@@ -386,5 +387,5 @@ function fitCustomFields(b: Building): void {
     if (!cutKeys.includes(longest)) cutKeys.push(longest)
     bytes = Buffer.byteLength(JSON.stringify(cf))
   }
-  if (cutKeys.length > 0) b.warnings.push({ code: 'custom_fields_truncated', field: 'custom_fields', reason: `custom fields over ${MAX_CUSTOM_FIELDS_BYTES / 1024} KB: ${cutKeys.join(', ')} cut` })
+  if (cutKeys.length > 0) b.warnings.push({ code: 'custom_fields_truncated', field: 'custom_fields', reason: `custom fields over ${recordSchemas.MAX_CUSTOM_FIELDS_BYTES / 1024} KB: ${cutKeys.join(', ')} cut` })
 }

@@ -6,8 +6,8 @@
  * or the source may refuse to go on (-> failed with the reason). Records imported are always kept.
  */
 import type { Writer } from '../../records/index.ts'
+import { kindsByName, type KindName } from '../../records/contracts.ts'
 import { sql } from 'kysely'
-import { kindsByName, type KindName } from '../../records/index.ts'
 import { ALL_SCOPES, type AuthContext } from '../../shared/auth-context.ts'
 import { runObjectStep } from '../import/object-step.ts'
 import { relinkTo, unresolvedRefsAsIssues } from '../import/relink.ts'

@@ -195,8 +195,9 @@ export async function applyPlan(trx: Db, auth: AuthContext, kind: RecordKind, pl
   }
 
   if (plan.deletes.length > 0) {
-    const res = await deleteRows(trx, auth.orgId, kind, plan.deletes.map((d) => d.id))
-    for (const row of res) record('deleted', { kind, id: row.id, after: null, before: JSON.parse(row.before) })
+    const deletion = await deleteRows(trx, auth.orgId, kind, plan.deletes.map((d) => d.id))
+    for (const change of deletion.deleted) record('deleted', change)
+    for (const change of deletion.unlinked) record('updated', change)
   }
   return written
 }

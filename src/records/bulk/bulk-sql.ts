@@ -14,7 +14,7 @@ import { jsonArray } from '../../db/json-array.ts'
 import type { FieldDef, RecordKind } from '../record-kind.ts'
 import type { Executor } from '../record.repository.ts'
 import { mergedCustomFields, recordJsonText, SQL_TYPES } from '../record-sql.ts'
-import { deletedWithTombstones } from '../record-tombstones.ts'
+import { deleteRecords, type Deletion } from '../record-deletion.ts'
 
 export interface BulkColumn {
   name: string
@@ -194,11 +194,8 @@ export async function updateRows(
   return res.rows
 }
 
-/** Deletes records by id, keeping their tombstones; returns each deleted record's JSON as it was. */
-export async function deleteRows(db: Executor, orgId: string, kind: RecordKind, ids: readonly string[]): Promise<Array<{ id: string; before: string }>> {
-  if (ids.length === 0) return []
-  const res = await sql<{ id: string; before: string }>`
-    ${deletedWithTombstones(kind, orgId, sql`r.id IN (SELECT CAST(e AS uuid) FROM json_array_elements_text(CAST(${jsonArray([...ids])} AS json)) AS e)`)}
-    SELECT deleted.id, ${sql.raw(recordJsonText(kind, 'deleted'))} AS before FROM deleted`.execute(db)
-  return res.rows
+/** Deletes records by id with everything a delete writes (record-deletion.ts). */
+export function deleteRows(db: Executor, orgId: string, kind: RecordKind, ids: readonly string[]): Promise<Deletion> {
+  if (ids.length === 0) return Promise.resolve({ deleted: [], unlinked: [] })
+  return deleteRecords(db, orgId, kind, sql`r.id IN (SELECT CAST(e AS uuid) FROM json_array_elements_text(CAST(${jsonArray([...ids])} AS json)) AS e)`)
 }

@@ -12,6 +12,7 @@ import { jsonArray } from '../../db/json-array.ts'
 import { kindsByName } from '../kinds/index.ts'
 import type { FieldDef, RecordKind } from '../record-kind.ts'
 import type { Executor } from '../record.repository.ts'
+import type { SourceAliases } from './source-aliases.ts'
 import { knownSourceIds } from './source-ids.ts'
 import { MATCH_KEYS } from './match-keys.ts'
 
@@ -21,7 +22,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const squash = MATCH_KEYS.name.normalize
 
 /** Value as written -> the record (or member) it names, for every value of one reference field. */
-export async function resolveReferences(db: Executor, orgId: string, field: FieldDef, values: readonly string[]): Promise<Map<string, ReferenceMatch>> {
+export async function resolveReferences(db: Executor, aliases: SourceAliases, orgId: string, field: FieldDef, values: readonly string[]): Promise<Map<string, ReferenceMatch>> {
   const out = new Map<string, ReferenceMatch>()
   const rest: string[] = []
   for (const v of new Set(values)) {
@@ -37,7 +38,7 @@ export async function resolveReferences(db: Executor, orgId: string, field: Fiel
     return out
   }
   const target = kindsByName[field.ref!]
-  const known = await knownSourceIds(db, orgId, target, rest)
+  const known = await knownSourceIds(db, aliases, orgId, target, rest)
   const unnamed: string[] = []
   for (const v of rest) {
     const k = known.get(v)

@@ -13,13 +13,15 @@ import { jsonArray } from '../../db/json-array.ts'
 import { kindsByName } from '../kinds/index.ts'
 import type { KindName, RecordKind } from '../record-kind.ts'
 import type { Executor } from '../record.repository.ts'
+import type { SourceAliases } from './source-aliases.ts'
 
 /**
  * Sets `field` of each holder to the record of `targetKind` its source id names now, where one
- * exists; returns the holders set.
+ * exists (through its src_id or an alias); returns the holders set.
  */
 export async function setReferencesBySourceId(
   db: Executor,
+  aliases: SourceAliases,
   orgId: string,
   holderKind: KindName,
   field: string,
@@ -31,7 +33,7 @@ export async function setReferencesBySourceId(
   const target = kindsByName[targetKind]
   if (!holder.fields.some((f) => f.name === field && f.type === 'ref' && f.ref === targetKind)) throw new Error(`${holderKind}.${field} is no reference to ${targetKind}`)
   const imported = (srcId: RawBuilder<unknown>) => sql`SELECT id FROM ${sql.table(target.table)} WHERE org_id = ${orgId} AND src_id = ${srcId} LIMIT 1`
-  const aliased = (srcId: RawBuilder<unknown>) => sql`SELECT record_id FROM migration_links WHERE org_id = ${orgId} AND kind = ${targetKind} AND src_id = ${srcId} LIMIT 1`
+  const aliased = (srcId: RawBuilder<unknown>) => sql`${aliases.aliasedRecord(orgId, targetKind, srcId)} LIMIT 1`
   const text = (values: unknown[]) => sql`json_array_elements_text(CAST(${jsonArray(values)} AS json))`
   const r = await sql<{ id: string }>`
     WITH x AS MATERIALIZED (

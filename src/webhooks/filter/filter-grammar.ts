@@ -4,7 +4,7 @@
  * the registrant may read. Every refusal names the part of the filter it is about
  * (`filter.all[1].gte`), so an editor can put the message beside it.
  */
-import { kindsByName, type FieldDef, type FieldType } from '../../records/index.ts'
+import { kindsByName, type FieldDef, type FieldType } from '../../records/contracts.ts'
 import { ValidationFailed, type FieldError } from '../../shared/errors.ts'
 import type { EventEntity } from '../../events/index.ts'
 

@@ -6,10 +6,12 @@
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../../../db/database.ts'
-import { knownSourceIds, type KnownSourceId } from '../../../records/index.ts'
+import { recordBulk } from '../../../records/index.ts'
+import type { KnownSourceId } from '../../../records/index.ts'
 import { findDuplicates } from '../dedup.ts'
 import type { PageContext } from '../page-context.ts'
 import type { Claims, PageInFlight } from '../page-in-flight.ts'
+import { sourceLinks } from '../source-links.ts'
 import { issue, type PageReport, type Prepared } from './page-work.ts'
 
 export interface Deduplicated {
@@ -24,7 +26,7 @@ export interface Deduplicated {
 /** `ahead`: claims of the pages ahead not yet committed; this page's new keys go to `page.keys`. */
 export async function deduplicate(trx: Kysely<DB>, ctx: PageContext, rows: Prepared[], ahead: Claims, page: PageInFlight, report: PageReport): Promise<Deduplicated> {
   const rule = ctx.dedup
-  const known = rule || ctx.hasLinks ? await knownSourceIds(trx, ctx.orgId, ctx.kind, rows.map((p) => p.record.src_id)) : new Map<string, KnownSourceId>()
+  const known = rule || ctx.hasLinks ? await recordBulk.knownSourceIds(trx, sourceLinks, ctx.orgId, ctx.kind, rows.map((p) => p.record.src_id)) : new Map<string, KnownSourceId>()
   const links: Deduplicated['links'] = []
   const updates: Prepared[] = []
   const dropped = new Set<Prepared>()

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../../../db/database.ts'
-import { numberImportedCases } from '../../../records/index.ts'
+import { recordBulk } from '../../../records/index.ts'
 import type { PageContext } from '../page-context.ts'
 import type { Claims, PageInFlight } from '../page-in-flight.ts'
 import type { Prepared } from './page-work.ts'
@@ -17,8 +17,8 @@ export async function numberCases(trx: Kysely<DB>, ctx: PageContext, rows: Prepa
   // Numbered in a transaction of its own, so the sequence row is not held until this page commits
   // (except on the embedded database's one connection).
   const numbers = ctx.single
-    ? await numberImportedCases(trx, ctx.orgId, cases, ahead.numbers)
-    : await ctx.db.transaction().execute((own) => numberImportedCases(own, ctx.orgId, cases, ahead.numbers))
+    ? await recordBulk.numberImportedCases(trx, ctx.orgId, cases, ahead.numbers)
+    : await ctx.db.transaction().execute((own) => recordBulk.numberImportedCases(own, ctx.orgId, cases, ahead.numbers))
   for (const p of rows) p.row.fields.case_number = numbers.get(p.record.src_id) ?? null
   for (const n of numbers.values()) page.numbers.add(n)
 }

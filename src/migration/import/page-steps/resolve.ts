@@ -5,9 +5,12 @@
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../../../db/database.ts'
-import { knownSourceIds, type KnownSourceId, type RecordKind } from '../../../records/index.ts'
+import { recordBulk } from '../../../records/index.ts'
+import type { KnownSourceId } from '../../../records/index.ts'
+import type { RecordKind } from '../../../records/contracts.ts'
 import type { PageContext } from '../page-context.ts'
 import { issue, type PageReport, type Prepared } from './page-work.ts'
+import { sourceLinks } from '../source-links.ts'
 
 export async function resolveReferences(trx: Kysely<DB>, ctx: PageContext, kept: Prepared[], report: PageReport): Promise<Prepared[]> {
   const resolved = await lookUpTargets(trx, ctx, kept)
@@ -65,7 +68,7 @@ async function lookUpTargets(trx: Kysely<DB>, ctx: PageContext, kept: Prepared[]
     }
   }
   const resolved = new Map<RecordKind, Map<string, KnownSourceId>>()
-  for (const [kind, ids] of wanted) resolved.set(kind, await knownSourceIds(trx, ctx.orgId, kind, ids))
+  for (const [kind, ids] of wanted) resolved.set(kind, await recordBulk.knownSourceIds(trx, sourceLinks, ctx.orgId, kind, ids))
   return resolved
 }
 

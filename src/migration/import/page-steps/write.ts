@@ -3,10 +3,12 @@
  * write path, which journals their events when Configure asked), the aliases of linked duplicates,
  * the references left for the re-link pass (with the ids just written), and the page's issues.
  */
-import { addSourceAliases, updateMatched, upsertImported, type WriteTx } from '../../../records/index.ts'
+import { recordBulk } from '../../../records/index.ts'
+import type { WriteTx } from '../../../records/index.ts'
 import { insertIssues } from '../../progress.repository.ts'
 import type { PageContext } from '../page-context.ts'
 import { insertPendingRefs, type PendingRef } from '../relink.ts'
+import { addSourceLinks } from '../source-links.ts'
 import type { Deduplicated } from './deduplicate.ts'
 import type { PageReport } from './page-work.ts'
 
@@ -15,9 +17,9 @@ export async function writeRecords(tx: WriteTx, ctx: PageContext, { rows, links,
   const { delta, issues } = report
   // Ids come back only when something needs them: links set after the page, or webhook events.
   const needIds = rows.some((p) => p.deferred.length > 0)
-  const written = await upsertImported(tx, ctx.kind, ctx.columns, rows.map((p) => p.row), now, { returnIds: needIds, emitEvents: ctx.emitWebhooks })
-  await updateMatched(tx, ctx.kind, ctx.columns, updates.map((p) => p.row), now, { emitEvents: ctx.emitWebhooks })
-  await addSourceAliases(trx, ctx.orgId, ctx.migrationId, ctx.kind.name, links, now)
+  const written = await recordBulk.upsertImported(tx, ctx.kind, ctx.columns, rows.map((p) => p.row), now, { returnIds: needIds, emitEvents: ctx.emitWebhooks })
+  await recordBulk.updateMatched(tx, ctx.kind, ctx.columns, updates.map((p) => p.row), now, { emitEvents: ctx.emitWebhooks })
+  await addSourceLinks(trx, ctx.orgId, ctx.migrationId, ctx.kind.name, links, now)
   const idBySrc = new Map(written.rows.map((w) => [w.src_id!, w.id]))
   for (const p of updates) idBySrc.set(p.record.src_id, p.row.id)
   const pending: PendingRef[] = []
