@@ -8,7 +8,7 @@ import { sql } from 'kysely'
 import { addMember, appPerFile, buildTestApp, createOrgWithAdmin, json } from '../helpers/build-app.ts'
 import { targets } from '../helpers/databases.ts'
 import { start } from '../source-sim/helpers.ts'
-import { analyze, getMigration, run, simSettings, sourceTokens, waitFor } from './helpers.ts'
+import { analyze, configure, everything, getMigration, run, simSettings, sourceTokens, waitFor } from './helpers.ts'
 import type { MigrationConfig } from '../../src/migration/migration.types.ts'
 
 // One small source org for every suite of the file; the service is its OAuth client (token refresh).
@@ -185,6 +185,37 @@ for (const target of await targets()) {
 
   describe(`migration tenancy on ${target}`, () => {
     const h = appPerFile(target, simSettings(sim))
+
+    it('journals the records a run writes, as one operation of the migration channel, only when Configure asks', async () => {
+      const journalOf = async (orgId: string, operation: string) =>
+        (await sql<{ type: string; channel: string; n: number }>`
+          SELECT type, channel, count(*)::int AS n FROM events WHERE org_id = ${orgId} AND operation_id = ${operation} GROUP BY type, channel ORDER BY type`.execute(h.app.db)).rows
+      const imported = async (orgId: string) =>
+        (await sql<{ n: number }>`SELECT count(*)::int AS n FROM accounts WHERE org_id = ${orgId} AND src_id IS NOT NULL`.execute(h.app.db)).rows[0].n
+      for (const announce of [true, false]) {
+        const admin = await createOrgWithAdmin(h.app)
+        const m = await analyze(admin, await sourceTokens(sim))
+        const report = json(await admin.request({ method: 'GET', url: `/api/v1/migration/${m.id}/report` }))
+        await configure(admin, m.id, { ...everything(report), emit_webhooks: announce })
+        const done = await run(admin, m.id)
+        expect(done.status, done.status_reason ?? '').toMatch(/^completed/)
+        const journal = await journalOf(admin.orgId, m.id)
+        if (!announce) {
+          expect(journal).toEqual([])
+          continue
+        }
+        expect(journal.every((j) => j.channel === 'migration')).toBe(true)
+        const count = (type: string) => journal.find((j) => j.type === type)?.n ?? 0
+        expect(count('account.created')).toBe(await imported(admin.orgId))
+        expect(count('contact.created')).toBeGreaterThan(0)
+        // References set after their target arrived (the re-link pass) are changes of the run too.
+        const relinked = await sql<{ previous: unknown }>`
+          SELECT body::jsonb -> 'data' -> 'previous' AS previous FROM events
+          WHERE org_id = ${admin.orgId} AND operation_id = ${m.id} AND type = 'account.updated'`.execute(h.app.db)
+        expect(relinked.rows.length).toBeGreaterThan(0)
+        for (const r of relinked.rows) expect(r.previous).toEqual({ parent_account_id: null })
+      }
+    })
 
     it("keeps one organization's migrations, reports and issues invisible to another", async () => {
       const a = await createOrgWithAdmin(h.app)

@@ -10,6 +10,8 @@ import { sql } from 'kysely'
 import { relinkTo, unresolvedRefsAsIssues } from '../../src/migration/import/relink.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
 import { uuidv7 } from '../../src/shared/ids.ts'
+import { ALL_SCOPES } from '../../src/shared/auth-context.ts'
+import type { ChangeJournal, RecordAction, RecordChange, Writer } from '../../src/records/index.ts'
 import { createTestDatabase, neverAnalyzed, targets, type TestDatabase } from '../helpers/databases.ts'
 
 const srcId = (i: number) => `0015g${String(i).padStart(13, '0')}`
@@ -31,6 +33,18 @@ for (const target of await targets()) {
         FROM generate_series(1, 20000) AS i`.execute(tdb.database.db)
     }, 60_000)
     afterAll(() => tdb?.drop())
+
+    /** The run's writer, with a journal that keeps what it is given (the events capability's is tested on its own). */
+    function migrationWriter(journaled: Array<{ action: RecordAction; change: RecordChange }> = []): Writer {
+      const journal: ChangeJournal = {
+        async record(_trx, _writer, action, changes) {
+          for (const change of changes) journaled.push({ action, change })
+          return changes.length > 0
+        },
+        committed() {},
+      }
+      return { auth: { orgId, userId: null, role: 'admin', scopes: new Set(ALL_SCOPES), via: 'session' }, actor: { userId: null, clientId: null, channel: 'migration' }, operationId: uuidv7(), journal }
+    }
 
     /** A migration whose `n` accounts each wait for a parent (account `first + n + i` of the source). */
     async function pendingParents(first: number, n: number): Promise<string> {
@@ -58,7 +72,9 @@ for (const target of await targets()) {
       await sql`INSERT INTO migration_links (org_id, kind, src_id, record_id, migration_id, created_at) VALUES (${orgId}, 'account', ${srcId(52)}, ${existing}, ${migrationId}, now())`.execute(db)
       await sql`DELETE FROM accounts WHERE org_id = ${orgId} AND src_id = ${srcId(53)}`.execute(db)
 
-      expect(await relinkTo(db, orgId, migrationId, 'account')).toBe(49)
+      const journaled: Array<{ action: RecordAction; change: RecordChange }> = []
+      expect(await relinkTo(db, migrationWriter(journaled), migrationId, 'account', { journal: false })).toBe(49)
+      expect(journaled).toEqual([]) // a quiet load journals nothing
       const children = await sql<{ src_id: string; parent: string | null }>`
         SELECT a.src_id, p.src_id AS parent FROM accounts a LEFT JOIN accounts p ON p.org_id = a.org_id AND p.id = a.parent_account_id
         WHERE a.org_id = ${orgId} AND a.src_id BETWEEN ${srcId(1)} AND ${srcId(50)} ORDER BY a.src_id`.execute(db)
@@ -76,12 +92,25 @@ for (const target of await targets()) {
       expect(left[0].reason).toContain(srcId(53))
     })
 
+    it('journals each holder it sets as updated when the run announces its changes', async () => {
+      const db = tdb.database.db
+      const migrationId = await pendingParents(700_000, 5)
+      const journaled: Array<{ action: RecordAction; change: RecordChange }> = []
+      expect(await relinkTo(db, migrationWriter(journaled), migrationId, 'account', { journal: true })).toBe(5)
+      expect(journaled.map((j) => [j.action, j.change.after!.src_id])).toEqual([0, 1, 2, 3, 4].map((i) => ['updated', srcId(700_000 + i)]))
+      for (const { change } of journaled) {
+        expect(change.before!.parent_account_id).toBeNull()
+        const parent = await sql<{ src_id: string }>`SELECT src_id FROM accounts WHERE org_id = ${orgId} AND id = ${change.after!.parent_account_id as string}`.execute(db)
+        expect(parent.rows[0].src_id).toBe(srcId(Number(String(change.after!.src_id).slice(5)) + 5))
+      }
+    })
+
     it('grows linearly with the pending references on a table without statistics', async () => {
       const db = tdb.database.db
       const seconds = async (first: number, n: number) => {
         const migrationId = await pendingParents(first, n)
         const started = performance.now()
-        expect(await relinkTo(db, orgId, migrationId, 'account')).toBe(n)
+        expect(await relinkTo(db, migrationWriter(), migrationId, 'account', { journal: false })).toBe(n)
         return (performance.now() - started) / 1000
       }
       await seconds(100_000, 200) // warm up

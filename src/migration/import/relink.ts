@@ -8,7 +8,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../db/database.ts'
 import { jsonArray } from '../../db/json-array.ts'
-import { recordBulk } from '../../records/index.ts'
+import { recordBulk, recordChanges, type Writer } from '../../records/index.ts'
 import { kindsByName, type KindName } from '../../records/contracts.ts'
 import { uuidv7 } from '../../shared/ids.ts'
 import type { NewIssue } from '../progress.repository.ts'
@@ -39,25 +39,28 @@ export async function insertPendingRefs(db: Executor, orgId: string, migrationId
 /**
  * Sets the pending references to records of `targetKind` that exist now; returns how many were set.
  * Per holder field: the pending references are read, records sets those whose target exists
- * (setReferencesBySourceId, one lookup per target), and the ones set are forgotten.
+ * (setReferencesBySourceId, one lookup per target), and the ones set are forgotten, in the run's
+ * write plan: when the run announces its changes (Configure's emit_webhooks), each holder set is
+ * journaled as updated.
  */
-export async function relinkTo(db: Executor, orgId: string, migrationId: string, targetKind: KindName): Promise<number> {
+export async function relinkTo(db: Executor, writer: Writer, migrationId: string, targetKind: KindName, options: { journal: boolean }): Promise<number> {
+  const orgId = writer.auth.orgId
   const groups = await sql<{ kind: KindName; field: string }>`
     SELECT DISTINCT kind, field FROM migration_pending_refs
     WHERE org_id = ${orgId} AND migration_id = ${migrationId} AND target_kind = ${targetKind}`.execute(db)
   let set = 0
   for (const { kind, field } of groups.rows) {
-    set += await db.transaction().execute(async (trx) => {
+    set += await recordChanges.inWriteTransaction(db, writer, async (tx) => {
       const pending = await sql<{ record_id: string; target_src_id: string }>`
         SELECT record_id, target_src_id FROM migration_pending_refs
         WHERE org_id = ${orgId} AND migration_id = ${migrationId} AND target_kind = ${targetKind} AND kind = ${kind} AND field = ${field}
-        FOR UPDATE`.execute(trx)
-      const done = await recordBulk.setReferencesBySourceId(trx, sourceLinks, orgId, kind, field, targetKind, pending.rows)
+        FOR UPDATE`.execute(tx.trx)
+      const done = await recordBulk.setReferencesBySourceId(tx, sourceLinks, kind, field, targetKind, pending.rows, options)
       if (done.length > 0) {
         await sql`
           DELETE FROM migration_pending_refs
           WHERE org_id = ${orgId} AND migration_id = ${migrationId} AND kind = ${kind} AND field = ${field}
-            AND record_id IN (SELECT CAST(e AS uuid) FROM json_array_elements_text(CAST(${jsonArray(done)} AS json)) AS e)`.execute(trx)
+            AND record_id IN (SELECT CAST(e AS uuid) FROM json_array_elements_text(CAST(${jsonArray(done)} AS json)) AS e)`.execute(tx.trx)
       }
       return done.length
     })

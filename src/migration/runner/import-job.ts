@@ -57,12 +57,12 @@ export async function runImport(job: JobContext): Promise<void> {
         checkpointGate: () => job.claim.gate(),
         single: job.single,
       })
-      await relinkTo(db, m.org_id, m.id, row.target as KindName)
+      await relinkTo(db, writer, m.id, row.target as KindName, { journal: m.config!.emit_webhooks })
       await setObjectState(db, m.org_id, m.id, row.object, { status: 'completed', finishedAt: job.now() })
       await touch(job)
       current = null
     }
-    await finish(job, rows)
+    await finish(job, rows, writer)
   } catch (err) {
     await stopOnFailure(job, err, current)
   }
@@ -73,9 +73,9 @@ async function touch(job: JobContext): Promise<void> {
 }
 
 /** Last re-link pass, warnings for what stays unlinked, the validation summary, the final state. */
-async function finish(job: JobContext, rows: ObjectRow[]): Promise<void> {
+async function finish(job: JobContext, rows: ObjectRow[], writer: Writer): Promise<void> {
   const { db, migration: m } = job
-  for (const kind of new Set(Object.keys(kindsByName) as KindName[])) await relinkTo(db, m.org_id, m.id, kind)
+  for (const kind of new Set(Object.keys(kindsByName) as KindName[])) await relinkTo(db, writer, m.id, kind, { journal: m.config!.emit_webhooks })
   const leftovers = await unresolvedRefsAsIssues(db, m.org_id, m.id)
   await insertIssues(db, m.org_id, m.id, leftovers, job.now())
   const perObject = new Map<string, number>()

@@ -14,35 +14,49 @@ import { kindsByName } from '../kinds/index.ts'
 import type { KindName, RecordKind } from '../record-kind.ts'
 import type { Executor } from '../record.repository.ts'
 import type { SourceAliases } from './source-aliases.ts'
+import type { RecordChange } from '../record.service.ts'
+import { recordJsonText } from '../record-sql.ts'
+import type { WriteTx } from '../write-context.ts'
 
 /**
  * Sets `field` of each holder to the record of `targetKind` its source id names now, where one
- * exists (through its src_id or an alias); returns the holders set.
+ * exists (through its src_id or an alias); returns the holders set. With `journal` (a migration
+ * whose changes are announced), each holder set is journaled as updated, like every other change
+ * of the run; without, the statement returns ids only, the fast form of a quiet load.
  */
 export async function setReferencesBySourceId(
-  db: Executor,
+  tx: WriteTx,
   aliases: SourceAliases,
-  orgId: string,
   holderKind: KindName,
   field: string,
   targetKind: KindName,
   pending: ReadonlyArray<{ record_id: string; target_src_id: string }>,
+  options: { journal: boolean },
 ): Promise<string[]> {
   if (pending.length === 0) return []
+  const orgId = tx.writer.auth.orgId
   const holder = kindsByName[holderKind]
   const target = kindsByName[targetKind]
   if (!holder.fields.some((f) => f.name === field && f.type === 'ref' && f.ref === targetKind)) throw new Error(`${holderKind}.${field} is no reference to ${targetKind}`)
   const imported = (srcId: RawBuilder<unknown>) => sql`SELECT id FROM ${sql.table(target.table)} WHERE org_id = ${orgId} AND src_id = ${srcId} LIMIT 1`
   const aliased = (srcId: RawBuilder<unknown>) => sql`${aliases.aliasedRecord(orgId, targetKind, srcId)} LIMIT 1`
   const text = (values: unknown[]) => sql`json_array_elements_text(CAST(${jsonArray(values)} AS json))`
-  const r = await sql<{ id: string }>`
+  // The self-join `o` is the holder as it was, for the journaled change's `before`.
+  const journaled = options.journal
+    ? { from: sql`, ${sql.table(holder.table)} o`, where: sql`AND o.org_id = ${orgId} AND o.id = r.id`, returning: sql`, ${sql.raw(recordJsonText(holder, 'o'))} AS before, ${sql.raw(recordJsonText(holder, 'r'))} AS after` }
+    : { from: sql``, where: sql``, returning: sql`` }
+  const r = await sql<{ id: string; before?: string; after?: string }>`
     WITH x AS MATERIALIZED (
       SELECT CAST(p.record_id AS uuid) AS record_id, COALESCE((${imported(sql`p.src_id`)}), (${aliased(sql`p.src_id`)})) AS target_id
       FROM ROWS FROM (${text(pending.map((p) => p.record_id))}, ${text(pending.map((p) => p.target_src_id))}) AS p(record_id, src_id)
     )
     UPDATE ${sql.table(holder.table)} r SET ${sql.ref(field)} = x.target_id
-    FROM x WHERE x.target_id IS NOT NULL AND r.org_id = ${orgId} AND r.id = x.record_id
-    RETURNING r.id`.execute(db)
+    FROM x ${journaled.from} WHERE x.target_id IS NOT NULL AND r.org_id = ${orgId} AND r.id = x.record_id ${journaled.where}
+    RETURNING r.id ${journaled.returning}`.execute(tx.trx)
+  if (options.journal) {
+    const changes: RecordChange[] = r.rows.map((row) => ({ kind: holder, id: row.id, before: JSON.parse(row.before!), after: JSON.parse(row.after!) }))
+    await tx.changed('updated', changes)
+  }
   return r.rows.map((row) => row.id)
 }
 
