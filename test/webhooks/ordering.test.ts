@@ -88,7 +88,10 @@ describe.each(await targets())('webhook order per record on %s', (target) => {
     const names = (r: Receiver) => r.received.map((x) => JSON.parse(x.body).data.object.name)
     expect(names(ordered)).toEqual(['Event 1', 'Event 1', 'Event 2', 'Event 3'])
     expect(ordered.received.map((x) => x.headers['webhook-id'])[0]).toBe(ids(ordered)[1])
-    expect(names(unordered)).toEqual(['Event 1', 'Event 2', 'Event 3', 'Event 1'])
+    // Unordered: 2 and 3 came while 1 waited for its retry, in whatever order their parallel sends
+    // landed (no order is promised there), and 1's retry after them.
+    const [first, ...rest] = names(unordered)
+    expect([first, [rest[0], rest[1]].sort(), rest[2]]).toEqual(['Event 1', ['Event 2', 'Event 3'], 'Event 1'])
     // Each ordered event went only after the previous one's answer.
     for (let i = 2; i < 4; i++) expect(ordered.received[i].at).toBeGreaterThanOrEqual(ordered.received[i - 1].at)
   })
