@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { GENEROUS_RATE_LIMITS } from './test-app.ts'
+import { childStatementCapture } from './statement-capture.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -17,9 +18,11 @@ export { GENEROUS_RATE_LIMITS }
 
 /** Starts the service and waits until it answers /healthz, or (SERVICE_ROLE=worker) says it runs. */
 export async function spawnService(env: Record<string, string>): Promise<ChildService> {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'src/server.ts')], {
+  // The child's statements go to the Citus query rules check like the test process's own.
+  const capture = childStatementCapture()
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...capture.nodeArgs, path.join(ROOT, 'src/server.ts')], {
     // Quotas no test's load reaches, unless a test sets its own (test/http/rate-limits.test.ts).
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...GENEROUS_RATE_LIMITS, ...env },
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...GENEROUS_RATE_LIMITS, ...capture.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let output = ''
@@ -35,7 +38,8 @@ export async function spawnService(env: Record<string, string>): Promise<ChildSe
       await exited
     },
   }
-  for (let i = 0; i < 400; i++) {
+  // Up to 60 s: a start takes 1-3 s on a quiet machine and over 20 s on two cores at load 15.
+  for (let i = 0; i < 1200; i++) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}: ${output}`)
     if (env.SERVICE_ROLE === 'worker') {
       if (output.includes('Cairn worker is running')) return service

@@ -8,6 +8,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPostgresDatabase, isPostgresReachable } from '../helpers/databases.ts'
 import { consent, freePort, signIn } from '../helpers/live-service.ts'
+import { childStatementCapture } from '../helpers/statement-capture.ts'
 import { openPostgres } from '../../src/db/connect.ts'
 import { migrateToLatest } from '../../src/db/migrate.ts'
 import { createOrganizationWithAdmin } from '../../src/orgs/org.service.ts'
@@ -19,8 +20,9 @@ const reachable = await isPostgresReachable()
 if (!reachable && process.env.CI === 'true') throw new Error('CI=true and PostgreSQL is not reachable')
 
 async function startProcess(databaseUrl: string, publicUrl: string, port: number): Promise<ChildProcess> {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [path.join(ROOT, 'src/server.ts')], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: publicUrl, LOG_LEVEL: 'warn' },
+  const capture = childStatementCapture() // its statements meet the Citus query rules check too
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), [...capture.nodeArgs, path.join(ROOT, 'src/server.ts')], {
+    env: { ...process.env, ...capture.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: publicUrl, LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   })
   for (let i = 0; i < 200; i++) {
