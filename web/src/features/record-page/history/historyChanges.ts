@@ -1,0 +1,32 @@
+// A history entry's changes as the timeline's change list takes them: a built-in field under the
+// kind's definition (so picklists, dates and money read as on the record), a custom field
+// (`custom_fields.<name>`) under its definition, anything else under the label the service sent.
+import type { CustomField } from '../../../api/customFields.ts'
+import type { HistoryEntry } from '../../../api/operations.ts'
+import { fieldOf, type RecordKind } from '../../../kinds.ts'
+import type { FieldChange } from '../timeline/eventChanges.ts'
+
+const CUSTOM = 'custom_fields.'
+const IGNORED = new Set(['id', 'created_at', 'updated_at'])
+
+export function historyChanges(kind: RecordKind, entry: HistoryEntry, defs: readonly CustomField[]): FieldChange[] {
+  return entry.changes
+    .filter((c) => !IGNORED.has(c.field))
+    .map((c) => {
+      if (c.field.startsWith(CUSTOM)) {
+        const def = defs.find((d) => d.name === c.field.slice(CUSTOM.length)) ?? null
+        return { field: { name: c.field, type: 'string' as const, label: def?.label ?? c.label }, before: c.old, after: c.new, custom: { def } }
+      }
+      const field = fieldOf(kind, c.field)
+      return { field: field ? { ...field, label: c.label || field.label } : { name: c.field, type: 'string' as const, label: c.label }, before: c.old, after: c.new }
+    })
+}
+
+const VERBS: Record<string, string> = { created: 'Created', updated: 'Changed', deleted: 'Deleted', restored: 'Restored' }
+
+/** "Changed stage", "Changed 3 fields", "Created", "Deleted". */
+export function historyVerb(entry: HistoryEntry, changes: readonly FieldChange[]): string {
+  if (entry.action === 'updated' && changes.length === 1) return `Changed ${changes[0]!.field.label.toLowerCase()}`
+  if (entry.action === 'updated') return `Changed ${changes.length} fields`
+  return VERBS[entry.action] ?? entry.action.charAt(0).toUpperCase() + entry.action.slice(1).replace(/_/g, ' ')
+}
