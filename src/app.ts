@@ -143,7 +143,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(recordRoutes.records)
       await api.register(recordRoutes.specialActions)
       await api.register(recordRoutes.pipeline)
-      await api.register(eventRoutes)
+      await api.register(eventRoutes, { now: () => clock.now() })
       await api.register(settingsRoutes, { clock })
       await api.register(webhookRoutes, { box: app.secretBox })
       await api.register(migrationRoutes, { box: app.secretBox, ...migrationWork })

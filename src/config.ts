@@ -45,6 +45,8 @@ export interface Config {
   webhookConcurrency: number
   /** Days the event journal keeps an event (GET /api/v1/events, record histories). */
   eventRetentionDays: number
+  /** Days record history and operations are kept (GET /{kind}/{id}/history, /operations, revert): longer than the feed. */
+  historyRetentionDays: number
   /** Browser origins, besides PUBLIC_URL's own, allowed to call /mcp (requests without Origin always are). */
   mcpAllowedOrigins: string[]
   /** The service's OAuth client at the source platform (Migration -> Connect); null: connecting by OAuth is off. */
@@ -261,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowHttp: parseBool('WEBHOOK_ALLOW_HTTP', env.WEBHOOK_ALLOW_HTTP, allowPrivateOutbound),
     webhookConcurrency: parsePositiveInt('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 64),
     eventRetentionDays: parsePositiveInt('EVENT_RETENTION_DAYS', env.EVENT_RETENTION_DAYS, 30),
+    historyRetentionDays: parsePositiveInt('HISTORY_RETENTION_DAYS', env.HISTORY_RETENTION_DAYS, 400),
     mcpAllowedOrigins: parseOrigins('MCP_ALLOWED_ORIGINS', env.MCP_ALLOWED_ORIGINS),
     sourceClientId: env.SOURCE_CLIENT_ID && env.SOURCE_CLIENT_ID !== '' ? env.SOURCE_CLIENT_ID : null,
     sourceClientSecret: env.SOURCE_CLIENT_SECRET && env.SOURCE_CLIENT_SECRET !== '' ? env.SOURCE_CLIENT_SECRET : null,

@@ -34,3 +34,13 @@ function storable(s: string): string {
 export function jsonTextColumn(values: readonly unknown[]): RawBuilder<unknown> {
   return sql`json_array_elements_text(CAST(${jsonArray(values)} AS json))`
 }
+
+/** `values` as a subquery of uuids, for `id IN ${uuidSet(ids)}` (one parameter however many ids). */
+export function uuidSet(values: readonly string[]): RawBuilder<unknown> {
+  return sql`(SELECT CAST(e AS uuid) FROM json_array_elements_text(CAST(${jsonArray(values)} AS json)) AS e)`
+}
+
+/** `values` as a text[] value. */
+export function textArray(values: readonly string[]): RawBuilder<unknown> {
+  return sql`ARRAY(SELECT json_array_elements_text(CAST(${jsonArray(values)} AS json)))`
+}

@@ -62,6 +62,8 @@ export const TABLE_ROLES: readonly TableRoleEntry[] = [
   { table: 'imports', role: 'distributed', why: 'CSV imports per organization' },
   { table: 'import_file_chunks', role: 'distributed', why: 'the uploaded file, next to its import' },
   { table: 'import_issues', role: 'distributed', why: 'problems of an import' },
+  { table: 'record_history', role: 'distributed', why: 'record changes kept for history and undo, written with the change on the same shard' },
+  { table: 'operations', role: 'distributed', why: 'operations per organization, written with their changes' },
   { table: 'schema_migrations', role: 'local', why: 'which migration files ran; read by the process that migrates' },
   { table: 'service_keys', role: 'local', why: 'the stored encryption key; only service processes read it, through the coordinator' },
   { table: 'api_rate_leases', role: 'local', why: 'hot rate-limit leases: one place for all processes, no two-phase commit per request' },

@@ -57,6 +57,8 @@ export function eventsForChange(action: RecordAction, change: RecordChange): Arr
   const object = (change.after ?? change.before)!
   switch (action) {
     case 'created':
+    // A record restored with its id is, to subscribers, created again (service-spec's catalogue has no restore).
+    case 'restored':
       return [{ type: `${entity}.created`, object }]
     case 'deleted':
       return [{ type: `${entity}.deleted`, object }]

@@ -10,7 +10,8 @@
  *     requests only, notifies the others) and the subscribers;
  *   after numbering, and when another process announced a commit: the subscribers again.
  *
- * The journal is complete whether or not anyone subscribes: it is the record's history.
+ * The journal is complete whether or not anyone subscribes. Each change also goes to the record's
+ * history and its operation (history/history-writer.ts), for every kind, kept longer.
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/database.ts'
@@ -19,6 +20,7 @@ import { uuidv7 } from '../shared/ids.ts'
 import { authorOf, createdEventBodies, envelope, eventBodies, eventsForChange } from './change-events.ts'
 import { journalEvents, type JournaledEvent, type JournalFragment } from './journal-writer.ts'
 import { lockEventCounter } from './sequencer.ts'
+import { writeHistory } from './history/history-writer.ts'
 
 /** A capability that acts on journaled events: in the journal's statement, and when there is news. */
 export interface JournalSubscriber {
@@ -63,13 +65,17 @@ export class EventJournal implements ChangeJournal {
         events.push({ id, type: event.type, recordId: String(event.object.id), ...eventBodies(envelope(id, event.type, at, orgId, event.object, event.previous, author)) })
       }
     }
-    if (events.length === 0) return false
+    // A bulk page waits for the page ahead of it before writing anything the next page would wait
+    // for (the operation's row, then the counter): two pages never wait on each other.
+    await options.numberEvents?.after
+    // History for every kind: it outlives the feed's events and covers kinds they do not.
+    const historied = await writeHistory(trx, orgId, author, action, changes, at)
+    if (events.length === 0) return historied
     const fragments = [...this.#subscribers].flatMap((s) => (s.alongside ? [s.alongside] : []))
     if (!options.numberEvents) {
       await journalEvents(trx, orgId, author, events, at, fragments)
       return true
     }
-    await options.numberEvents.after
     const counter = await lockEventCounter(trx, orgId)
     // Numbered already: after the commit the sequencer's wake-up still tells feed streams and
     // subscribers (thin webhook deliveries wait for their number), though it finds nothing to number.

@@ -3,8 +3,11 @@
  * (change-events.ts), the journal every record write writes through (change-journal.ts, the
  * ChangeJournal port of records, wired in app.ts), kept for EVENT_RETENTION_DAYS whether or not
  * anyone subscribes, numbered per organization after commit (sequencer), read as a feed
- * (GET /events, /events/stream) and as a record's history (GET /{kind}/{id}/events). Subscribers
- * (webhooks) add their rows to the journal's statement and are woken when there is news.
+ * (GET /events, /events/stream) and as a record's events (GET /{kind}/{id}/events). Subscribers
+ * (webhooks) add their rows to the journal's statement and are woken when there is news. The
+ * journal also writes each change's record history and its operation (history/: kept
+ * HISTORY_RETENTION_DAYS, read by GET /{kind}/{id}/history and /operations, and undone by
+ * POST /operations/{id}/revert).
  */
 import { pruneEvents } from './journal.repository.ts'
 import fp from 'fastify-plugin'
@@ -16,6 +19,9 @@ import { feedRoutes } from './feed.routes.ts'
 import { recordEventRoutes } from './record-events.routes.ts'
 import { eventTypeRoutes } from './event-types.routes.ts'
 import { startSequencer, type Sequencer } from './sequencer.ts'
+import { historyRoutes } from './history/history.routes.ts'
+import { operationRoutes } from './history/operations.routes.ts'
+import { pruneHistory } from './history/history.repository.ts'
 
 export { feedPage, firstSeqSince, pruneEvents, type FeedRead } from './journal.repository.ts'
 export { sequencePending } from './sequencer.ts'
@@ -50,6 +56,7 @@ export const eventsPlugin = fp(
   async (app, opts: { journal: EventJournal }) => {
     const { journal } = opts
     app.housekeeping.add('event journal', (now) => pruneEvents(app.db, now, app.config.eventRetentionDays))
+    app.housekeeping.add('record history', (now) => pruneHistory(app.db, now, app.config.historyRetentionDays))
     const wakeups = new FeedWakeups()
     app.decorate('eventFeedWakeups', wakeups)
     app.addHook('preClose', async () => wakeups.close())
@@ -109,9 +116,11 @@ export function committedNotifier(send: () => Promise<void>, log: FastifyBaseLog
   }
 }
 
-/** The routes under /api/v1: the feed and record histories. */
-export async function eventRoutes(api: FastifyInstance): Promise<void> {
+/** The routes under /api/v1: the feed, record events and histories, operations and their reverts. */
+export async function eventRoutes(api: FastifyInstance, opts: { now: () => Date }): Promise<void> {
   await api.register(feedRoutes, { wakeups: api.eventFeedWakeups })
   await api.register(recordEventRoutes)
   await api.register(eventTypeRoutes)
+  await api.register(historyRoutes)
+  await api.register(operationRoutes, { now: opts.now })
 }

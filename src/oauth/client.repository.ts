@@ -79,3 +79,10 @@ export async function markClientUsed(db: Kysely<DB>, orgId: string, clientId: st
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at.toISOString())]))
     .execute()
 }
+
+/** The names of these clients (history and operations show an actor's client by name). */
+export async function clientNames(db: Kysely<DB>, clientIds: readonly string[]): Promise<Map<string, string>> {
+  if (clientIds.length === 0) return new Map()
+  const rows = await db.selectFrom('oauth_clients').select(['client_id', 'name']).where('client_id', 'in', [...clientIds]).execute()
+  return new Map(rows.map((r) => [r.client_id, r.name]))
+}

@@ -18,6 +18,7 @@ export { makeBearerCheck, makeBearerVerifier, bearerChallenge } from './bearer.t
 export { resourcesOf } from './resource.ts'
 export { clientUseRecorder, type ClientUses } from './client-use.ts'
 export { createOrgClient } from './client.service.ts'
+export { clientNames } from './client.repository.ts'
 export { SUPPORTED_SCOPES } from './oauth.defaults.ts'
 
 /** Public endpoints of the authorization server (outside /api/v1, no bearer hook). */

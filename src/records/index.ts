@@ -25,6 +25,7 @@ import { withArticle } from './record-labels.ts'
 import { fieldsUsed, listOptionsFrom } from './record-query.ts'
 import { releaseOwnedRecords } from './owner-release.ts'
 import { pruneTombstones } from './record-tombstones.ts'
+import { applyRevertSteps } from './record-revert.ts'
 import { addCaseComment, convertLeadWithEvents, createWithEvents, deleteWithEvents, escalateCaseWithEvents, updateWithEvents } from './record-writes.ts'
 import { recordRoutes as restRoutes } from './record.routes.ts'
 import { convertLeadBodySchema, countQuerySchema, filterableFields, listQuerySchema, MAX_CUSTOM_FIELDS, MAX_SRC_ID, recordSchema, schemaName } from './record.schemas.ts'
@@ -48,9 +49,9 @@ export const recordChanges = { inWriteTransaction, writerOf, CHANNELS, changedFi
 
 /**
  * One record at a time, with its events: REST, the MCP tools and special actions; the records a
- * leaving member owned, released; and tombstones' end.
+ * leaving member owned, released; tombstones' end; and an operation's changes undone (record-revert.ts).
  */
-export const recordWrites = { createWithEvents, updateWithEvents, deleteWithEvents, convertLeadWithEvents, escalateCaseWithEvents, addCaseComment, releaseOwnedRecords, pruneTombstones }
+export const recordWrites = { createWithEvents, updateWithEvents, deleteWithEvents, convertLeadWithEvents, escalateCaseWithEvents, addCaseComment, releaseOwnedRecords, pruneTombstones, applyRevertSteps }
 
 /**
  * Many records at a time (one write path for the record tables): the batch endpoint, CSV rows
@@ -105,6 +106,7 @@ export type { RecordChange } from './record.service.ts'
 export type { Actor, ChangeJournal, Channel, RecordAction, WriteOptions, Writer, WriteTx } from './write-context.ts'
 export type { ConvertLeadInput } from './leads/lead-convert.ts'
 export type { ConvertedLead, WrittenRecord } from './record-writes.ts'
+export type { ChangedSince, FieldReversal, RevertConflict, RevertOutcome, RevertStep } from './record-revert.ts'
 // Bulk, and the port through which records finds source aliases (src/migration implements it).
 export type { BatchOperation } from './bulk/batch-items.ts'
 export type { BatchOptions, BatchResult } from './bulk/batch-write.ts'

@@ -173,13 +173,15 @@ export async function insertRecord(
   createdAt: Date,
   values: RowValues,
   extra: { columns: string[]; values: RawBuilder<unknown>[]; with?: RawBuilder<unknown> } = { columns: [], values: [] },
+  /** A restored record keeps its creation time and was updated now (sync clients see it again). */
+  updatedAt: Date = createdAt,
 ): Promise<string> {
   const columns = ['org_id', 'id', 'created_at', 'updated_at', 'src_id', 'custom_fields']
   const params: RawBuilder<unknown>[] = [
     sql`${orgId}`,
     sql`${id}`,
     sql`CAST(${createdAt.toISOString()} AS timestamptz)`,
-    sql`CAST(${createdAt.toISOString()} AS timestamptz)`,
+    sql`CAST(${updatedAt.toISOString()} AS timestamptz)`,
     sql`${values.srcId ?? null}`,
     jsonbValue(withoutNulls(values.customFields ?? {})),
   ]

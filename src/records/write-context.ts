@@ -17,7 +17,8 @@ import { uuidv7 } from '../shared/ids.ts'
 import type { Executor } from './record.repository.ts'
 import type { RecordChange } from './record.service.ts'
 
-export type RecordAction = 'created' | 'updated' | 'deleted' | 'converted' | 'escalated'
+/** `restored`: a deleted record brought back with its id (an operation's revert, record-revert.ts). */
+export type RecordAction = 'created' | 'updated' | 'deleted' | 'restored' | 'converted' | 'escalated'
 
 /** Which door a change came in by. */
 export const CHANNELS = ['app', 'api', 'mcp', 'import', 'migration', 'system'] as const

@@ -21,7 +21,7 @@ function ownerOf(table: string): string | null {
   if (/^oauth_/.test(table)) return 'oauth'
   if (/^imports?(_|$)/.test(table)) return 'imports'
   if (['accounts', 'contacts', 'leads', 'opportunities', 'cases', 'case_comments', 'activities', 'products', 'record_tombstones', 'custom_field_definitions'].includes(table)) return 'records'
-  if (table === 'events') return 'events'
+  if (table === 'events' || table === 'record_history' || table === 'operations') return 'events'
   return null
 }
 /** Readers allowed besides the owner, each with its reason. */
