@@ -63,7 +63,7 @@ export function ImportPage() {
         eyebrow={`Import of ${kind?.labelPlural.toLowerCase() ?? data.kind}`}
         title={data.file_name ?? 'CSV import'}
         badges={op.data && <OperationStateBadge op={op.data} />}
-        actions={op.data && !op.data.reverted_by && <UndoOperationButton operationId={data.id} label="Undo this import" color="red" variant="light" />}
+        actions={op.data && <UndoOperationButton operationId={data.id} label="Undo this import" color="red" variant="light" quietWhenUndone />}
       />
       <Text size="sm" c="dimmed" mt={-8} mb="lg">
         Started {formatDateTime(data.started_at ?? data.created_at)}

@@ -134,7 +134,7 @@ export function OperationPage() {
             <OperationStateBadge op={op.data} />
           </Group>
         }
-        actions={!op.data.reverted_by && <UndoOperationButton operationId={op.data.id} label="Undo this operation" />}
+        actions={<UndoOperationButton operationId={op.data.id} label="Undo this operation" quietWhenUndone />}
       />
       <OperationSummary op={op.data} />
     </>

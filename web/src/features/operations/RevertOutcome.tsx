@@ -9,6 +9,13 @@ import { kindNamed } from './actorText.ts'
 
 const count = (n: number) => n.toLocaleString()
 
+const REASONS: Record<Conflict['reason'], string> = {
+  changed_since: 'changed again since',
+  deleted_since: 'deleted since',
+  id_in_use: 'its id is in use again',
+  reference_gone: 'a record it refers to is gone',
+}
+
 function ConflictItem({ conflict }: { conflict: Conflict }) {
   const kind = kindNamed(conflict.kind)
   const what = kind ? `${kind.label} ${conflict.record_id.slice(0, 8)}` : `${conflict.kind} ${conflict.record_id.slice(0, 8)}`
@@ -22,7 +29,7 @@ function ConflictItem({ conflict }: { conflict: Conflict }) {
         what
       )}
       {conflict.field ? <Text span size="sm">{` — ${humanize(conflict.field)}`}</Text> : null}
-      <Text span size="sm" c="dimmed">{`: ${conflict.reason}`}</Text>
+      <Text span size="sm" c="dimmed">{`: ${REASONS[conflict.reason] ?? conflict.reason}`}</Text>
     </List.Item>
   )
 }
@@ -64,7 +71,7 @@ export function RevertOutcome({ status }: { status: RevertStatus }) {
       {status.conflicts.length > 0 && (
         <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />} title={`${count(status.conflicts.length)} left as they are`}>
           <Text size="sm" mb="xs">
-            These were changed again after this operation, so the undo did not overwrite them.
+            These were changed after this operation, so the undo left them as they are. Open each to set it by hand.
           </Text>
           <ConflictList conflicts={status.conflicts} />
         </Alert>

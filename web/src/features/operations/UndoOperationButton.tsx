@@ -1,6 +1,7 @@
 // "Undo" for one operation (a request, a batch, an import run, an assistant's tool call): a
 // confirmation saying what will be reverted, then the background revert's progress, then what it
-// reverted and the conflicts it left alone, with forcing those as an explicit second confirmation.
+// reverted and the conflicts it left alone. Forcing (also setting back fields changed since) is an
+// explicit second step of the confirmation: an operation has one revert, so it is chosen before.
 import { useEffect, useState } from 'react'
 import { Button, Group, List, Modal, Stack, Text, type ButtonProps } from '@mantine/core'
 import { IconArrowBackUp } from '@tabler/icons-react'
@@ -33,7 +34,8 @@ function WhatWillBeReverted({ op }: { op: Operation }) {
   )
 }
 
-export function UndoOperationButton({ operationId, label = 'Undo', ...button }: { operationId: string; label?: string } & ButtonProps) {
+/** `quietWhenUndone`: once undone (and closed), show nothing, where the page's header already says so. */
+export function UndoOperationButton({ operationId, label = 'Undo', quietWhenUndone = false, ...button }: { operationId: string; label?: string; quietWhenUndone?: boolean } & ButtonProps) {
   const client = useQueryClient()
   const [opened, setOpened] = useState(false)
   const [step, setStep] = useState<Step>('confirm')
@@ -60,7 +62,7 @@ export function UndoOperationButton({ operationId, label = 'Undo', ...button }: 
   }
 
   // Undone already (and not being followed here): say so instead of offering it again.
-  if (op.data?.reverted_by && !opened) return <OperationStateBadge op={op.data} />
+  if (op.data?.reverted_by && !opened) return quietWhenUndone ? null : <OperationStateBadge op={op.data} />
   return (
     <>
       <Button variant="default" leftSection={<IconArrowBackUp size={16} />} onClick={() => setOpened(true)} disabled={!op.data} {...button}>
@@ -69,18 +71,21 @@ export function UndoOperationButton({ operationId, label = 'Undo', ...button }: 
       <Modal opened={opened} onClose={close} title={<Text fw={650}>{step === 'force' ? 'Overwrite the later changes?' : label.endsWith('?') ? label : `${label}?`}</Text>} centered size="lg">
         <Stack gap="md">
           {step === 'confirm' && op.data && <WhatWillBeReverted op={op.data} />}
-          {step === 'force' && current && (
+          {step === 'force' && (
             <Text size="sm">
-              The {current.conflicts.length.toLocaleString()} {current.conflicts.length === 1 ? 'field was' : 'fields were'} changed after this operation. Forcing sets
-              {current.conflicts.length === 1 ? ' it' : ' them'} back too, and the later changes are lost (you can still undo the forced undo).
+              Fields someone changed after this operation are set back too, and those later changes are lost. You can undo the forced undo
+              afterwards.
             </Text>
           )}
-          {step !== 'confirm' && current && step !== 'force' && <RevertOutcome status={current} />}
+          {step === 'follow' && current && <RevertOutcome status={current} />}
           {step === 'follow' && revert.isPending && <Text size="sm">Starting the undo…</Text>}
           {revert.error && <ErrorState title="The undo was not started" error={revert.error} />}
-          <Group justify="flex-end">
+          <Group justify="flex-end" gap="sm">
             {step === 'confirm' && (
               <>
+                <Button variant="subtle" color="red" onClick={() => setStep('force')} mr="auto">
+                  Overwrite later changes too…
+                </Button>
                 <Button variant="default" onClick={close}>
                   Cancel
                 </Button>
@@ -89,11 +94,6 @@ export function UndoOperationButton({ operationId, label = 'Undo', ...button }: 
                 </Button>
               </>
             )}
-            {step === 'follow' && current && !running && current.conflicts.length > 0 && (
-              <Button variant="subtle" color="red" onClick={() => setStep('force')}>
-                Overwrite the later changes…
-              </Button>
-            )}
             {step === 'follow' && (
               <Button onClick={close} variant={running || revert.isPending ? 'default' : 'filled'}>
                 {running ? 'Close (the undo goes on)' : 'Done'}
@@ -101,7 +101,7 @@ export function UndoOperationButton({ operationId, label = 'Undo', ...button }: 
             )}
             {step === 'force' && (
               <>
-                <Button variant="default" onClick={() => setStep('follow')}>
+                <Button variant="default" onClick={() => setStep('confirm')}>
                   Back
                 </Button>
                 <Button color="red" onClick={() => start(true)}>

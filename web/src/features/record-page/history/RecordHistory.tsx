@@ -22,7 +22,8 @@ const BULLETS: Record<string, { icon: typeof IconPencil; color: string }> = {
 }
 
 function Entry({ kind, entry, record, defs }: { kind: RecordKind; entry: HistoryEntry; record: CrmRecord; defs: ReturnType<typeof useCustomFields>['fields'] }) {
-  const changes = historyChanges(kind, entry, defs)
+  // A create's or delete's values are the whole record: the verb says it, the record page shows them.
+  const changes = entry.action === 'created' || entry.action === 'deleted' ? [] : historyChanges(kind, entry, defs)
   return (
     <Stack gap={4} data-history-entry={entry.id}>
       <ChangeList changes={changes} object={record} />

@@ -1,24 +1,20 @@
 // A history entry's changes as the timeline's change list takes them: a built-in field under the
-// kind's definition (so picklists, dates and money read as on the record), a custom field
-// (`custom_fields.<name>`) under its definition, anything else under the label the service sent.
+// kind's definition (so picklists, dates and money read as on the record), `custom_fields` as one
+// change per key under its definition (as the timeline does), anything else under the service's label.
 import type { CustomField } from '../../../api/customFields.ts'
 import type { HistoryEntry } from '../../../api/operations.ts'
 import { fieldOf, type RecordKind } from '../../../kinds.ts'
-import type { FieldChange } from '../timeline/eventChanges.ts'
+import { customChanges, type FieldChange } from '../timeline/eventChanges.ts'
 
-const CUSTOM = 'custom_fields.'
 const IGNORED = new Set(['id', 'created_at', 'updated_at'])
 
 export function historyChanges(kind: RecordKind, entry: HistoryEntry, defs: readonly CustomField[]): FieldChange[] {
   return entry.changes
     .filter((c) => !IGNORED.has(c.field))
-    .map((c) => {
-      if (c.field.startsWith(CUSTOM)) {
-        const def = defs.find((d) => d.name === c.field.slice(CUSTOM.length)) ?? null
-        return { field: { name: c.field, type: 'string' as const, label: def?.label ?? c.label }, before: c.old, after: c.new, custom: { def } }
-      }
+    .flatMap((c): FieldChange[] => {
+      if (c.field === 'custom_fields') return customChanges(c.old, c.new, defs)
       const field = fieldOf(kind, c.field)
-      return { field: field ? { ...field, label: c.label || field.label } : { name: c.field, type: 'string' as const, label: c.label }, before: c.old, after: c.new }
+      return [{ field: field ? { ...field, label: c.label || field.label } : { name: c.field, type: 'string', label: c.label }, before: c.old, after: c.new }]
     })
 }
 
