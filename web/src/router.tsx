@@ -16,6 +16,9 @@ import { NewMigrationPage } from './features/migration/NewMigrationPage.tsx'
 import { MigrationWizardPage } from './features/migration/MigrationWizardPage.tsx'
 import { PipelineBoardPage } from './features/pipeline/PipelineBoardPage.tsx'
 import { EventLogPage } from './features/events/EventLogPage.tsx'
+import { OperationsPage } from './features/operations/OperationsPage.tsx'
+import { OperationPage } from './features/operations/OperationPage.tsx'
+import { ImportPage } from './features/imports/ImportPage.tsx'
 
 export const router = createBrowserRouter(
   [
@@ -35,6 +38,9 @@ export const router = createBrowserRouter(
         { path: 'migration/:id', element: <MigrationWizardPage /> },
         { path: 'pipeline', element: <PipelineBoardPage />, handle: { fullWidth: true } },
         { path: 'events', element: <EventLogPage /> },
+        { path: 'operations', element: <OperationsPage /> },
+        { path: 'operations/:id', element: <OperationPage /> },
+        { path: 'imports/:id', element: <ImportPage /> },
         { path: ':kindPath', element: <RecordListPage /> },
         { path: ':kindPath/new', element: <CreateRecordPage /> },
         { path: ':kindPath/:id', element: <RecordPage /> },

@@ -1,7 +1,7 @@
-// The navbar: the overview, one link per record kind, and (administrators only) Migration and
-// Settings, highlighting the current one.
+// The navbar: the overview, one link per record kind, the event log and operations (with undo),
+// and (administrators only) Migration and Settings, highlighting the current one.
 import { NavLink, Stack, Text } from '@mantine/core'
-import { IconApi, IconForms, IconHistory, IconLayoutDashboard, IconLayoutKanban, IconTransfer, IconUsers, IconWebhook } from '@tabler/icons-react'
+import { IconApi, IconArrowBackUp, IconForms, IconHistory, IconLayoutDashboard, IconLayoutKanban, IconTransfer, IconUsers, IconWebhook } from '@tabler/icons-react'
 import { Link, useLocation } from 'react-router'
 import { useMe } from '../api/queries.ts'
 import { appKinds } from '../kinds.ts'
@@ -36,6 +36,7 @@ export function NavLinks() {
       <div role="group" aria-label="Data">
         <SectionLabel>Data</SectionLabel>
         <NavLink component={Link} to="/events" label="Event log" leftSection={<IconHistory size={18} stroke={1.6} />} active={section === 'events'} />
+        <NavLink component={Link} to="/operations" label="Operations" leftSection={<IconArrowBackUp size={18} stroke={1.6} />} active={section === 'operations'} />
         {me.data?.role === 'admin' && (
           <NavLink component={Link} to="/migration" label="Migration" leftSection={<IconTransfer size={18} stroke={1.6} />} active={section === 'migration'} />
         )}

@@ -6,6 +6,7 @@ import { useState } from 'react'
 import { Alert, Button, FileInput, Group, Modal, Select, Stack, Stepper, Text } from '@mantine/core'
 import { IconAlertTriangle, IconFileTypeCsv } from '@tabler/icons-react'
 import { useQueryClient } from '@tanstack/react-query'
+import { Link } from 'react-router'
 import { dedupeKeysOf, importableFields, proposeMapping } from '../../../../src/web-contracts.ts'
 import { ApiError } from '../../api/client.ts'
 import { startImport, useImport, isRunning } from '../../api/imports.ts'
@@ -175,6 +176,11 @@ export default function ImportDialog({ kind, onClose }: { kind: RecordKind; onCl
             </Alert>
           )}
           <Group justify="flex-end">
+            {imp.data && (
+              <Button component={Link} to={`/imports/${imp.data.id}`} variant="subtle" onClick={close}>
+                Open the import’s page
+              </Button>
+            )}
             <Button onClick={close} variant={running ? 'default' : 'filled'}>
               {running ? 'Close (the import goes on)' : 'Done'}
             </Button>

@@ -1,8 +1,9 @@
 // An import while it runs (a live bar of rows read out of the file's rows) and once it has ended:
 // what it created, updated and could not import, with the issues to download.
-import { Alert, Badge, Button, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core'
+import { Alert, Badge, Button, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core'
 import { IconAlertTriangle, IconCircleCheck, IconDownload } from '@tabler/icons-react'
 import { isRunning, issuesCsvUrl, type Import } from '../../api/imports.ts'
+import { Figure } from '../../components/Figure.tsx'
 
 const STATUS: Record<Import['status'], { label: string; color: string }> = {
   queued: { label: 'Waiting to start', color: 'gray' },
@@ -13,19 +14,6 @@ const STATUS: Record<Import['status'], { label: string; color: string }> = {
 }
 
 const count = (n: number) => n.toLocaleString('en-US')
-
-function Figure({ label, value, color }: { label: string; value: number; color?: string }) {
-  return (
-    <Paper withBorder radius="md" p="sm">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="xl" fw={700} c={value > 0 ? color : 'dimmed'} aria-label={label}>
-        {count(value)}
-      </Text>
-    </Paper>
-  )
-}
 
 export function ImportProgress({ imp }: { imp: Import }) {
   const running = isRunning(imp)

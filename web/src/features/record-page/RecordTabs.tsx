@@ -1,14 +1,16 @@
-// The record page's tabs: the timeline, a case's comment thread, and one tab per kind of related
-// record with its exact count (GET /{kind}/count?<reference>=<id>). The open tab is `?tab=` in
-// the URL, so a link opens it. A case's Comments tab counts its thread (GET /cases/{id}/comments/count).
+// The record page's tabs: the timeline, a case's comment thread, one tab per kind of related
+// record with its exact count (GET /{kind}/count?<reference>=<id>), and the record's History (who
+// changed what, with undo). The open tab is `?tab=` in the URL, so a link opens it. A case's
+// Comments tab counts its thread (GET /cases/{id}/comments/count).
 import { Badge, Tabs } from '@mantine/core'
-import { IconHistory, IconMessageCircle } from '@tabler/icons-react'
+import { IconHistory, IconListDetails, IconMessageCircle } from '@tabler/icons-react'
 import { useQuery } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router'
-import { kindUiByName, type RecordKind } from '../../kinds.ts'
+import { kindUiByName, type CrmRecord, type RecordKind } from '../../kinds.ts'
 import { cairn, call } from '../../api/client.ts'
 import { CaseComments, commentsKey } from '../cases/CaseComments.tsx'
 import { formatCount, useRecordCount } from '../records/useRecordCount.ts'
+import { RecordHistory } from './history/RecordHistory.tsx'
 import { RelatedList } from './RelatedList.tsx'
 import { relationsTo, type Relation } from './relations.ts'
 import { RecordTimeline } from './timeline/RecordTimeline.tsx'
@@ -56,19 +58,21 @@ function CommentsTab({ caseId }: { caseId: string }) {
   )
 }
 
-/** Whether a record of this kind has anything to show in tabs (products and activities do not). */
-export function hasRecordTabs(kind: RecordKind): boolean {
-  return relationsTo(kind).length > 0 || kind.name === 'case' || hasEvents(kind) || activityRefField(kind) !== undefined
+/** Whether a record of this kind has a timeline (products do not: no events, no activities). */
+function hasTimeline(kind: RecordKind): boolean {
+  return kind.name === 'case' || hasEvents(kind) || activityRefField(kind) !== undefined
 }
 
-export function RecordTabs({ kind, id }: { kind: RecordKind; id: string }) {
+export function RecordTabs({ kind, record }: { kind: RecordKind; record: CrmRecord }) {
+  const id = record.id
   const relations = relationsTo(kind)
   const isCase = kind.name === 'case'
+  const timeline = hasTimeline(kind)
   const [params, setParams] = useSearchParams()
-  const values = ['timeline', ...(isCase ? ['comments'] : []), ...relations.map((r) => r.key)]
+  const values = [...(isCase ? ['comments'] : []), ...(timeline ? ['timeline'] : []), ...relations.map((r) => r.key), 'history']
   const asked = params.get('tab')
   // A case opens on its thread: that is where its work happens.
-  const tab = asked && values.includes(asked) ? asked : isCase ? 'comments' : 'timeline'
+  const tab = asked && values.includes(asked) ? asked : values[0]!
   const select = (value: string | null) =>
     setParams(
       (prev) => {
@@ -83,15 +87,25 @@ export function RecordTabs({ kind, id }: { kind: RecordKind; id: string }) {
     <Tabs value={tab} onChange={select} keepMounted={false}>
       <Tabs.List>
         {isCase && <CommentsTab caseId={id} />}
-        <Tabs.Tab value="timeline" leftSection={<IconHistory size={16} stroke={1.6} />}>
-          Timeline
-        </Tabs.Tab>
+        {timeline && (
+          <Tabs.Tab value="timeline" leftSection={<IconHistory size={16} stroke={1.6} />}>
+            Timeline
+          </Tabs.Tab>
+        )}
         {relations.map((r) => (
           <RelationTab key={r.key} relation={r} id={id} />
         ))}
+        <Tabs.Tab value="history" leftSection={<IconListDetails size={16} stroke={1.6} />}>
+          History
+        </Tabs.Tab>
       </Tabs.List>
-      <Tabs.Panel value="timeline" pt="md">
-        <RecordTimeline kind={kind} id={id} />
+      {timeline && (
+        <Tabs.Panel value="timeline" pt="md">
+          <RecordTimeline kind={kind} id={id} />
+        </Tabs.Panel>
+      )}
+      <Tabs.Panel value="history" pt="md">
+        <RecordHistory kind={kind} record={record} />
       </Tabs.Panel>
       {isCase && (
         <Tabs.Panel value="comments" pt="md">

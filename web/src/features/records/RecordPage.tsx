@@ -14,7 +14,7 @@ import { ConvertLeadButton } from '../leads/ConvertLeadModal.tsx'
 import { StageControl } from '../opportunities/StageControl.tsx'
 import { DeleteRecordButton } from './DeleteRecordButton.tsx'
 import { RecordDetails } from './RecordDetails.tsx'
-import { hasRecordTabs, RecordTabs } from '../record-page/RecordTabs.tsx'
+import { RecordTabs } from '../record-page/RecordTabs.tsx'
 
 export function RecordPage() {
   const { kindPath, id } = useParams()
@@ -79,19 +79,15 @@ function RecordView({ kind, id }: { kind: RecordKind; id: string }) {
           <StageControl record={r} />
         </div>
       )}
-      {/* Fields on the side, the work (timeline, thread, related records) in the middle. */}
-      {hasRecordTabs(kind) ? (
-        <Grid gap="md">
-          <Grid.Col span={{ base: 12, lg: 4 }}>
-            <RecordDetails kind={kind} record={r} compact />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 8 }}>
-            <RecordTabs kind={kind} id={r.id} />
-          </Grid.Col>
-        </Grid>
-      ) : (
-        <RecordDetails kind={kind} record={r} />
-      )}
+      {/* Fields on the side, the work (timeline, thread, related records, history) in the middle. */}
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, lg: 4 }}>
+          <RecordDetails kind={kind} record={r} compact />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 8 }}>
+          <RecordTabs kind={kind} record={r} />
+        </Grid.Col>
+      </Grid>
     </>
   )
 }

@@ -1,10 +1,11 @@
 // A record's timeline, newest first: its activities, a case's comments and its changes, merged
 // from their keyset-paged sources (useTimeline) with one "Load more"; "Log activity" opens the
 // activity form with the reference set.
-import { Button, Center, EmptyState, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Timeline } from '@mantine/core'
+import { Button, EmptyState, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Timeline } from '@mantine/core'
 import { IconCalendarEvent, IconHistory, IconMail, IconMessageCircle, IconNote, IconPencil, IconPhone, IconPlus, IconSparkles, IconChecklist, IconArrowsExchange } from '@tabler/icons-react'
 import type { ComponentType } from 'react'
 import { Link } from 'react-router'
+import { LoadMore } from '../../../components/LoadMore.tsx'
 import { ErrorState } from '../../../components/ErrorState.tsx'
 import type { RecordKind } from '../../../kinds.ts'
 import { describeEvents } from './eventChanges.ts'
@@ -94,13 +95,7 @@ export function RecordTimeline({ kind, id }: { kind: RecordKind; id: string }) {
                 )
               })}
             </Timeline>
-            {timeline.hasMore && (
-              <Center mt="md">
-                <Button variant="default" size="xs" onClick={timeline.loadMore} loading={timeline.isFetchingMore}>
-                  Load more
-                </Button>
-              </Center>
-            )}
+            <LoadMore hasMore={timeline.hasMore} loading={timeline.isFetchingMore} onLoad={timeline.loadMore} />
           </>
         )}
       </div>

@@ -29,7 +29,7 @@ function asObject(value: unknown): Record<string, unknown> {
 }
 
 /** The keys of custom_fields whose values differ: defined fields in their order, then other keys as stored. */
-function customChanges(before: unknown, after: unknown, defs: readonly CustomField[]): FieldChange[] {
+export function customChanges(before: unknown, after: unknown, defs: readonly CustomField[]): FieldChange[] {
   const old = asObject(before)
   const now = asObject(after)
   const byName = new Map(defs.map((d) => [d.name, d]))
