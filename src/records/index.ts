@@ -12,6 +12,7 @@ import { columnsOf } from './bulk/bulk-sql.ts'
 import { updateMatched, upsertImported } from './bulk/import-write.ts'
 import { MATCH_KEYS, recordsByMatchKey, takeDeduplicationTurn } from './bulk/match-keys.ts'
 import { resolveReferences } from './bulk/reference-lookup.ts'
+import { referenceNames } from './bulk/reference-names.ts'
 import { writeRowsReportingProblems } from './bulk/row-write.ts'
 import { knownSourceIds } from './bulk/source-ids.ts'
 import { countUnsetReferences, countWithSourceIds, setReferencesBySourceId } from './bulk/source-references.ts'
@@ -64,6 +65,7 @@ export const recordBulk = {
   batchItemSchema,
   writeRowsReportingProblems,
   resolveReferences,
+  referenceNames,
   upsertImported,
   updateMatched,
   columnsOf,

@@ -158,7 +158,7 @@ export interface paths {
         };
         /**
          * Export accounts as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportAccountsCsv"];
         put?: never;
@@ -301,7 +301,7 @@ export interface paths {
         };
         /**
          * Export activities as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportActivitiesCsv"];
         put?: never;
@@ -587,7 +587,7 @@ export interface paths {
         };
         /**
          * Export cases as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportCasesCsv"];
         put?: never;
@@ -750,7 +750,7 @@ export interface paths {
         };
         /**
          * Export contacts as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportContactsCsv"];
         put?: never;
@@ -908,6 +908,26 @@ export interface paths {
          * @description One line per issue, in file order: row (as a spreadsheet numbers it, the header being row 1), column, field, message.
          */
         get: operations["exportImportIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/last-mapping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mapping of your last import of a kind
+         * @description The column -> field mapping of the last import of this kind the caller started in the organization (`mapping: null` when there is none). The app proposes it again for the columns a new file shares with it; `POST /imports` without a mapping still proposes from the header alone.
+         */
+        get: operations["getLastImportMapping"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1123,7 +1143,7 @@ export interface paths {
         };
         /**
          * Export leads as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportLeadsCsv"];
         put?: never;
@@ -1589,7 +1609,7 @@ export interface paths {
         };
         /**
          * Export opportunities as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportOpportunitiesCsv"];
         put?: never;
@@ -1752,7 +1772,7 @@ export interface paths {
         };
         /**
          * Export products as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportProductsCsv"];
         put?: never;
@@ -3853,6 +3873,18 @@ export interface components {
             data: components["schemas"]["Invitation"][];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        /** LastImportMapping */
+        LastImportMapping: {
+            /** Format: date-time */
+            created_at: string | null;
+            /** Format: uuid */
+            import_id: string | null;
+            kind: string;
+            /** @description Column -> field (null: the column was left out); null when the caller has not imported this kind. */
+            mapping: {
+                [key: string]: string | null;
+            } | null;
         };
         /** Lead */
         Lead: {
@@ -11880,6 +11912,84 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLastImportMapping: {
+        parameters: {
+            query: {
+                kind: "accounts" | "contacts" | "opportunities" | "leads" | "products" | "cases" | "activities";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LastImportMapping"];
                 };
             };
             /** @description RFC 9457 problem details */
