@@ -21,6 +21,7 @@ import { customFieldErrors, settledCustomFields } from './custom-fields/custom-f
 import { createDefinition, listCustomFieldDefinitions } from './custom-fields/definitions.service.ts'
 import { pipelineByStage, pipelineSummary } from './opportunities/pipeline.ts'
 import { pipelineRoutes } from './opportunities/pipeline.routes.ts'
+import { activitiesByOwner, casesByWeek, pipelineByStageAndOwner, wonLostByMonth } from './reports/report-aggregates.ts'
 import { erpFieldsAmong, eventForCaller, hiddenFields, kindOfEventType, mayRead, readScopes, recordForCaller } from './record-access.ts'
 import { withArticle } from './record-labels.ts'
 import { fieldsUsed, listOptionsFrom } from './record-query.ts'
@@ -38,8 +39,12 @@ import { CHANNELS, inWriteTransaction, writerOf } from './write-context.ts'
 /** Who may see what: the caller's read scopes, and records and events shaped for them. */
 export const recordAccess = { readScopes, mayRead, hiddenFields, erpFieldsAmong, recordForCaller, eventForCaller, kindOfEventType }
 
-/** Reads, answered as the caller may see them: one record, lists and counts, search, the pipeline. */
-export const recordReads = { getRecord, listRecords, countListed, listDeleted, listOptionsFrom, fieldsUsed, searchRecords, SEARCH_KINDS, pipelineByStage, pipelineSummary }
+/** The Reports page's aggregates (src/reports): computed by the database, amounts as the caller may see them. */
+const reports = { pipelineByStageAndOwner, wonLostByMonth, casesByWeek, activitiesByOwner }
+export type { ReportFilter } from './reports/report-aggregates.ts'
+
+/** Reads, answered as the caller may see them: one record, lists and counts, search, the pipeline, the reports' aggregates. */
+export const recordReads = { getRecord, listRecords, countListed, listDeleted, listOptionsFrom, fieldsUsed, searchRecords, SEARCH_KINDS, pipelineByStage, pipelineSummary, reports }
 
 /**
  * The path of a change (write-context.ts): the one transaction records are written in, who

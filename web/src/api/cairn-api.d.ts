@@ -1783,6 +1783,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/reports/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Activities per owner
+         * @description Activities created in the period, per owner: how many of each kind, and how many are completed.
+         */
+        get: operations["getActivitiesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cases opened and closed by week and priority
+         * @description Cases opened (created) and closed in the period, per ISO week (every week listed, by its Monday) and per priority.
+         */
+        get: operations["getCasesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/pipeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pipeline by stage and owner
+         * @description Opportunities whose close date is in the period, per stage (pipeline order, every stage listed) and owner: count and, with erp:read, amount per currency.
+         */
+        get: operations["getPipelineReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/won-lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Won and lost opportunities by month
+         * @description Opportunities closed won and closed lost, by the month of their close date (every month of the period listed): count and, with erp:read, amount per currency.
+         */
+        get: operations["getWonLostReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/search": {
         parameters: {
             query?: never;
@@ -2299,6 +2379,31 @@ export interface components {
         ActiveOrganization: {
             /** Format: uuid */
             organization_id: string;
+        };
+        /** ActivitiesReport */
+        ActivitiesReport: {
+            by_owner: {
+                by_kind: {
+                    [key: string]: number;
+                };
+                completed: number;
+                /** Format: uuid */
+                owner_id: string | null;
+                total: number;
+            }[];
+            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
+            owners: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
         };
         /** Activity */
         Activity: {
@@ -3071,6 +3176,33 @@ export interface components {
             has_more: boolean;
             /** Format: uuid */
             next_cursor: string | null;
+        };
+        /** CasesReport */
+        CasesReport: {
+            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
+            owners: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
+            priorities: {
+                closed: number;
+                opened: number;
+                priority: string | null;
+            }[];
+            weeks: {
+                closed: number;
+                opened: number;
+                /** Format: date */
+                week: string;
+            }[];
         };
         /** CaseUpdate */
         CaseUpdate: {
@@ -4808,6 +4940,42 @@ export interface components {
             /** @description Exact decimal sum of the amounts in this currency. */
             total: string;
         };
+        /** PipelineReport */
+        PipelineReport: {
+            amounts_visible: boolean;
+            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
+            owners: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
+            stages: {
+                /** @description Exact decimal totals per currency; null without the erp:read scope. */
+                amounts: {
+                    currency: string | null;
+                    total: string;
+                }[] | null;
+                by_owner: {
+                    /** @description Exact decimal totals per currency; null without the erp:read scope. */
+                    amounts: {
+                        currency: string | null;
+                        total: string;
+                    }[] | null;
+                    count: number;
+                    /** Format: uuid */
+                    owner_id: string | null;
+                }[];
+                count: number;
+                stage: string | null;
+            }[];
+        };
         /** PipelineStage */
         PipelineStage: {
             /** @description Totals per currency; null without the erp:read scope. */
@@ -5284,6 +5452,42 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             url: string;
+        };
+        /** WonLostReport */
+        WonLostReport: {
+            amounts_visible: boolean;
+            months: {
+                lost: number;
+                /** @description Exact decimal totals per currency; null without the erp:read scope. */
+                lost_amounts: {
+                    currency: string | null;
+                    total: string;
+                }[] | null;
+                /**
+                 * Format: date
+                 * @description First day of the month.
+                 */
+                month: string;
+                won: number;
+                /** @description Exact decimal totals per currency; null without the erp:read scope. */
+                won_amounts: {
+                    currency: string | null;
+                    total: string;
+                }[] | null;
+            }[];
+            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
+            owners: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
         };
     };
     responses: never;
@@ -17318,6 +17522,294 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getActivitiesReport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
+                from?: string;
+                /** @description Only the records this member owns. */
+                owner_id?: string;
+                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivitiesReport"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCasesReport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
+                from?: string;
+                /** @description Only the records this member owns. */
+                owner_id?: string;
+                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CasesReport"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPipelineReport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
+                from?: string;
+                /** @description Only the records this member owns. */
+                owner_id?: string;
+                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineReport"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWonLostReport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
+                from?: string;
+                /** @description Only the records this member owns. */
+                owner_id?: string;
+                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WonLostReport"];
                 };
             };
             /** @description RFC 9457 problem details */
