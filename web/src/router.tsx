@@ -15,6 +15,7 @@ import { MigrationsPage } from './features/migration/MigrationsPage.tsx'
 import { NewMigrationPage } from './features/migration/NewMigrationPage.tsx'
 import { MigrationWizardPage } from './features/migration/MigrationWizardPage.tsx'
 import { PipelineBoardPage } from './features/pipeline/PipelineBoardPage.tsx'
+import { ReportsPage } from './features/reports/ReportsPage.tsx'
 import { EventLogPage } from './features/events/EventLogPage.tsx'
 
 export const router = createBrowserRouter(
@@ -34,6 +35,7 @@ export const router = createBrowserRouter(
         { path: 'migration/new', element: <NewMigrationPage /> },
         { path: 'migration/:id', element: <MigrationWizardPage /> },
         { path: 'pipeline', element: <PipelineBoardPage />, handle: { fullWidth: true } },
+        { path: 'reports', element: <ReportsPage />, handle: { fullWidth: true } },
         { path: 'events', element: <EventLogPage /> },
         { path: ':kindPath', element: <RecordListPage /> },
         { path: ':kindPath/new', element: <CreateRecordPage /> },
