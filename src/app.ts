@@ -34,6 +34,7 @@ import { mcpRoutes } from './mcp/index.ts'
 import { connectCallbackRoutes, migrationEventRoutes, migrationPlugin, migrationRoutes, sourceLinks } from './migration/index.ts'
 import { invitationPageRoutes, invitationRoutes, memberRoutes, withoutInvitationSecret } from './members/index.ts'
 import { exportRoutes, importRoutes, importsPlugin } from './imports/index.ts'
+import { reportRoutes } from './reports/index.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -143,6 +144,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(recordRoutes.records)
       await api.register(recordRoutes.specialActions)
       await api.register(recordRoutes.pipeline)
+      await api.register(reportRoutes, { clock })
       await api.register(eventRoutes, { now: () => clock.now() })
       await api.register(settingsRoutes, { clock })
       await api.register(webhookRoutes, { box: app.secretBox })

@@ -51,6 +51,61 @@ export function importableFields(kind: RecordKind, custom: readonly ImportableCu
   return [...kind.fields.filter((f) => !f.readOnly), { name: 'src_id', type: 'string', label: 'Source id', maxLength: 255 }, ...custom.map(customTarget)]
 }
 
+/**
+ * What other tools and people commonly title a field's column, by field name: a spreadsheet kept by
+ * hand says "Job Title" and "Zip", another CRM's export "Company Name" and "Mobile". Used after the
+ * field's API name and label, before the source platform's names; only for fields the kind has.
+ * Address fields are given by their last part (`city`), so "Billing Zip" and "Mailing Zip" find
+ * their prefix's field.
+ */
+const SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  first_name: ['given name', 'forename', 'first'],
+  last_name: ['surname', 'family name', 'last'],
+  title: ['job title', 'position', 'role'],
+  email: ['e-mail', 'email address', 'e-mail address', 'mail'],
+  phone: ['phone number', 'telephone', 'tel', 'work phone', 'business phone', 'office phone'],
+  mobile_phone: ['mobile', 'cell', 'cell phone', 'mobile number', 'cellphone'],
+  company: ['company name', 'organization', 'organisation', 'account name'],
+  website: ['web site', 'url', 'homepage', 'web'],
+  name: ['full name'],
+  subject: ['title', 'summary'],
+  close_date: ['expected close date', 'close'],
+  amount: ['value', 'deal value'],
+  stage: ['deal stage', 'sales stage'],
+  owner_id: ['owner email', 'assigned to', 'owner name'],
+  annual_revenue: ['revenue'],
+  employee_count: ['number of employees', 'headcount', 'company size'],
+  description: ['notes', 'note', 'comments'],
+  src_id: ['external id', 'source id', 'record id'],
+}
+const ADDRESS_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  street: ['address', 'street address', 'address line 1'],
+  postal_code: ['zip', 'zip code', 'postcode', 'post code'],
+  state: ['province', 'region', 'county'],
+}
+
+/** Synonym spellings -> field, for the kind's importable fields (SYNONYMS, ADDRESS_SYNONYMS). */
+function synonymNames(kind: RecordKind): Map<string, string> {
+  const names = new Map<string, string>()
+  const fields = importableFields(kind)
+  const set = (spelling: string, field: string) => {
+    if (!names.has(headerKey(spelling))) names.set(headerKey(spelling), field)
+  }
+  for (const f of fields) for (const spelling of SYNONYMS[f.name] ?? []) set(spelling, f.name)
+  // "Billing Zip" -> billing_postal_code; a plain "Zip" -> the kind's first address.
+  for (const f of fields) {
+    for (const [part, spellings] of Object.entries(ADDRESS_SYNONYMS)) {
+      if (!f.name.endsWith(`_${part}`)) continue
+      const prefix = f.label.slice(0, f.label.length - part.replace('_', ' ').length).trim()
+      for (const spelling of spellings) {
+        set(`${prefix} ${spelling}`, f.name)
+        set(spelling, f.name)
+      }
+    }
+  }
+  return names
+}
+
 /** Source-platform field names the migration's catalogue sends to each field of the kind. */
 function catalogueNames(kind: KindName): Map<string, string> {
   const names = new Map<string, string>()
@@ -65,7 +120,8 @@ function catalogueNames(kind: KindName): Map<string, string> {
 }
 
 /**
- * Every spelling a header may use for each field, strongest first: name, label, source name. A
+ * Every spelling a header may use for each field, strongest first: name, label, common synonym
+ * (SYNONYMS), source name. A
  * custom field is named `custom_fields.x` (the export's title) or `x`, unless a built-in field has
  * that name or label.
  */
@@ -82,7 +138,7 @@ function spellings(kind: RecordKind, custom: readonly ImportableCustomField[]): 
   byLabel.set(headerKey('external id'), 'src_id')
   // Built-in labels win over custom ones: set the custom labels only where nothing else is.
   for (const def of custom) if (!byLabel.has(headerKey(def.label)) && !byName.has(headerKey(def.label))) byLabel.set(headerKey(def.label), `${CUSTOM_FIELD_TARGET}${def.name}`)
-  return [byName, byLabel, catalogueNames(kind.name)]
+  return [byName, byLabel, synonymNames(kind), catalogueNames(kind.name)]
 }
 
 /** The proposed mapping of a header: each field filled by one column at most, the first that names it. */
@@ -104,4 +160,28 @@ export function proposeMapping(kind: RecordKind, columns: readonly string[], cus
     if (!(column in mapping)) mapping[column] = field
   }
   return mapping
+}
+
+/**
+ * The proposed mapping with the person's last one of the kind laid over it (docs/imports.md,
+ * "Remembered mappings"): a column the last import also had gets the field it went to then (or is
+ * left out again), as long as that field can still be filled; the other columns keep the proposal,
+ * unless the remembered columns took their field.
+ */
+export function withRememberedMapping(proposed: ColumnMapping, remembered: ColumnMapping | null, importable: readonly FieldDef[]): ColumnMapping {
+  if (!remembered) return proposed
+  const fields = new Set(importable.map((f) => f.name))
+  const mapping: ColumnMapping = {}
+  const taken = new Set<string>()
+  for (const column of Object.keys(proposed)) {
+    if (!Object.hasOwn(remembered, column)) continue
+    const field = remembered[column]
+    if (field === null || (fields.has(field) && !taken.has(field))) {
+      mapping[column] = field
+      if (field !== null) taken.add(field)
+    }
+  }
+  for (const [column, field] of Object.entries(proposed)) if (!(column in mapping)) mapping[column] = field !== null && taken.has(field) ? null : field
+  // In the file's column order.
+  return Object.fromEntries(Object.keys(proposed).map((c) => [c, mapping[c]]))
 }

@@ -19,7 +19,7 @@ function issuesCsv(app: FastifyInstance, orgId: string, importId: string): Reada
     for (;;) {
       const page = await issuesAfter(app.db, orgId, importId, after, 1000)
       if (page.length === 0) return
-      yield page.map((i) => csvLine([csvCell(i.row_number, true), csvCell(i.column_name), csvCell(i.field), csvCell(i.message)])).join('')
+      yield page.map((i) => csvLine([csvCell(i.row_number), csvCell(i.column_name), csvCell(i.field), csvCell(i.message)])).join('')
       const last = page[page.length - 1]
       after = { row: last.row_number, ordinal: last.ordinal }
     }

@@ -12,6 +12,7 @@ import { recordBulk, recordChanges, recordCustomFields } from '../records/index.
 import type { ChangeJournal, ReferenceMatch, RowToWrite, SourceAliases, Writer } from '../records/index.ts'
 import type { CustomFieldDefinition, FieldDef, RecordKind } from '../records/contracts.ts'
 import type { AuthContext, Scope } from '../shared/auth-context.ts'
+import { withoutNeutralisingQuote } from '../shared/csv-cell.ts'
 import { unstorableTextProblem } from '../shared/storable-text.ts'
 import { cellValue } from './cell-values.ts'
 import { csvRows, type CsvRow } from './csv-reading.ts'
@@ -180,7 +181,8 @@ function prepare(ctx: PageContext, row: CsvRow): Prepared {
     return p
   }
   for (const c of ctx.columns) {
-    const cell = row.cells[c.index] ?? ''
+    // The `'` an export put before a formula-like cell is not part of the value (src/shared/csv-cell.ts).
+    const cell = withoutNeutralisingQuote(row.cells[c.index] ?? '')
     const unstorable = unstorableTextProblem(cell)
     if (unstorable) {
       p.issues.push({ row_number: row.number, column_name: c.name, field: c.field.name, message: unstorable })

@@ -103,6 +103,17 @@ export async function listImports(db: Executor, orgId: string, opts: { limit: nu
   return r.rows
 }
 
+/**
+ * The mapping of this person's last import of this kind in the organization (docs/imports.md,
+ * "Remembered mappings"): what the app proposes again for the columns a new file shares with it.
+ */
+export async function lastMapping(db: Executor, orgId: string, userId: string, kind: string): Promise<{ id: string; mapping: ColumnMapping; created_at: Date } | null> {
+  const r = await sql<{ id: string; mapping: ColumnMapping; created_at: Date }>`
+    SELECT id, mapping, created_at FROM imports WHERE org_id = ${orgId} AND kind = ${kind} AND created_by = ${userId}
+    ORDER BY created_at DESC, id DESC LIMIT 1`.execute(db)
+  return r.rows[0] ?? null
+}
+
 /** An import with work to do whose lease is free. */
 const dueImport = (now: Date) => sql`status IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < ${now})`
 

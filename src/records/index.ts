@@ -12,6 +12,7 @@ import { columnsOf } from './bulk/bulk-sql.ts'
 import { updateMatched, upsertImported } from './bulk/import-write.ts'
 import { MATCH_KEYS, recordsByMatchKey, takeDeduplicationTurn } from './bulk/match-keys.ts'
 import { resolveReferences } from './bulk/reference-lookup.ts'
+import { referenceNames } from './bulk/reference-names.ts'
 import { writeRowsReportingProblems } from './bulk/row-write.ts'
 import { knownSourceIds } from './bulk/source-ids.ts'
 import { countUnsetReferences, countWithSourceIds, setReferencesBySourceId } from './bulk/source-references.ts'
@@ -20,6 +21,7 @@ import { customFieldErrors, settledCustomFields } from './custom-fields/custom-f
 import { createDefinition, listCustomFieldDefinitions } from './custom-fields/definitions.service.ts'
 import { pipelineByStage, pipelineSummary } from './opportunities/pipeline.ts'
 import { pipelineRoutes } from './opportunities/pipeline.routes.ts'
+import { activitiesByOwner, casesByWeek, pipelineByStageAndOwner, wonLostByMonth } from './reports/report-aggregates.ts'
 import { erpFieldsAmong, eventForCaller, hiddenFields, kindOfEventType, mayRead, readScopes, recordForCaller } from './record-access.ts'
 import { withArticle } from './record-labels.ts'
 import { fieldsUsed, listOptionsFrom } from './record-query.ts'
@@ -38,8 +40,12 @@ import { CHANNELS, inWriteTransaction, writerOf } from './write-context.ts'
 /** Who may see what: the caller's read scopes, and records and events shaped for them. */
 export const recordAccess = { readScopes, mayRead, hiddenFields, erpFieldsAmong, recordForCaller, eventForCaller, kindOfEventType }
 
-/** Reads, answered as the caller may see them: one record, lists and counts, search, the pipeline. */
-export const recordReads = { getRecord, listRecords, countListed, listDeleted, listOptionsFrom, fieldsUsed, searchRecords, SEARCH_KINDS, pipelineByStage, pipelineSummary }
+/** The Reports page's aggregates (src/reports): computed by the database, amounts as the caller may see them. */
+const reports = { pipelineByStageAndOwner, wonLostByMonth, casesByWeek, activitiesByOwner }
+export type { ReportFilter } from './reports/report-aggregates.ts'
+
+/** Reads, answered as the caller may see them: one record, lists and counts, search, the pipeline, the reports' aggregates. */
+export const recordReads = { getRecord, listRecords, countListed, listDeleted, listOptionsFrom, fieldsUsed, searchRecords, SEARCH_KINDS, pipelineByStage, pipelineSummary, reports }
 
 /**
  * The path of a change (write-context.ts): the one transaction records are written in, who
@@ -65,6 +71,7 @@ export const recordBulk = {
   batchItemSchema,
   writeRowsReportingProblems,
   resolveReferences,
+  referenceNames,
   upsertImported,
   updateMatched,
   columnsOf,

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const SRC = path.join(ROOT, 'src')
-const CAPABILITIES = ['records', 'oauth', 'orgs', 'webhooks', 'events', 'migration', 'imports', 'members', 'mcp', 'mail']
+const CAPABILITIES = ['records', 'oauth', 'orgs', 'webhooks', 'events', 'migration', 'imports', 'members', 'mcp', 'mail', 'reports']
 const PLUMBING = ['db', 'http', 'shared']
 const DOORS = ['index.ts', 'contracts.ts']
 /** Records' door (docs/architecture.md, "Doors"): 8 groups today, for 73 names before them. */

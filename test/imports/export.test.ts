@@ -52,6 +52,7 @@ describe.each(await targets())('CSV export on %s', (target) => {
     for (const def of [
       { kind: 'opportunity', name: 'tier', label: 'Tier', type: 'picklist', options: ['Gold', 'Silver'] },
       { kind: 'opportunity', name: 'score', label: 'Score', type: 'number' },
+      { kind: 'opportunity', name: 'deal_type', label: 'Type', type: 'text' },
     ]) expect((await admin.request({ method: 'POST', url: '/api/v1/custom-fields', payload: def })).statusCode).toBe(201)
     await batch('opportunities', [
       { name: 'Gamma', custom_fields: { tier: 'Gold', score: -7, legacy_code: 'X1' } },
@@ -59,21 +60,23 @@ describe.each(await targets())('CSV export on %s', (target) => {
     ])
     const [header, ...rows] = rowsOf((await exportAs('/api/v1/opportunities/export.csv?sort=name')).body)
     const at = (name: string) => header.indexOf(name)
-    expect(header.slice(at('src_id'), at('created_at'))).toEqual(['src_id', 'custom_fields.tier', 'custom_fields.score', 'custom_fields'])
-    const gamma = rows.find((r) => r[at('name')] === 'Gamma')!
-    expect([gamma[at('custom_fields.tier')], gamma[at('custom_fields.score')], gamma[at('custom_fields')]]).toEqual(['Gold', '-7', '{"legacy_code":"X1"}'])
-    const delta = rows.find((r) => r[at('name')] === 'Delta')!
-    expect([delta[at('custom_fields.score')], delta[at('custom_fields')]]).toEqual(['', ''])
+    // Custom fields titled by their labels; "Type" is a built-in label, so that custom field keeps its API name.
+    expect(header.slice(at('Source ID'), at('Created at'))).toEqual(['Source ID', 'Tier', 'Score', 'custom_fields.deal_type', 'Other custom fields'])
+    const gamma = rows.find((r) => r[at('Name')] === 'Gamma')!
+    expect([gamma[at('Tier')], gamma[at('Score')], gamma[at('Other custom fields')]]).toEqual(['Gold', '-7', '{"legacy_code":"X1"}'])
+    const delta = rows.find((r) => r[at('Name')] === 'Delta')!
+    expect([delta[at('Score')], delta[at('Other custom fields')]]).toEqual(['', ''])
     const gold = rowsOf((await exportAs('/api/v1/opportunities/export.csv?custom_fields.tier=Gold')).body).slice(1)
-    expect(gold.map((r) => r[at('name')])).toEqual(['Gamma'])
+    expect(gold.map((r) => r[at('Name')])).toEqual(['Gamma'])
   })
 
-  it('answers every record of the list with a header of field names, as a download', async () => {
+  it('answers every record of the list with a header of field labels, references by name beside their ids, as a download', async () => {
     const res = await exportAs('/api/v1/opportunities/export.csv')
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="opportunities-\d{4}-\d{2}-\d{2}\.csv"$/)
     const [header, ...rows] = rowsOf(res.body)
-    expect(header).toEqual(['id', ...kindsByName.opportunity.fields.map((f) => f.name), 'src_id', 'custom_fields', 'created_at', 'updated_at'])
+    const fields = kindsByName.opportunity.fields.flatMap((f) => (f.type === 'ref' || f.type === 'user' ? [f.label, `${f.label} ID`] : [f.label]))
+    expect(header).toEqual(['ID', ...fields, 'Source ID', 'Other custom fields', 'Created at', 'Updated at'])
     expect(rows).toHaveLength(5)
     // Same order as the list: newest first.
     const list = json(await admin.request({ url: '/api/v1/opportunities?limit=10' })).data
@@ -84,10 +87,10 @@ describe.each(await targets())('CSV export on %s', (target) => {
     const res = await exportAs('/api/v1/opportunities/export.csv?sort=name')
     const [header, ...rows] = rowsOf(res.body)
     const col = (name: string) => header.indexOf(name)
-    const byName = new Map(rows.map((r) => [r[col('name')], r]))
+    const byName = new Map(rows.map((r) => [r[col('Name')], r]))
     expect([...byName.keys()].sort()).toEqual(["'-2+3", '\'=HYPERLINK("http://evil.example","click")', "'@SUM(A1)", 'Alpha', 'Beta'].sort())
-    expect(byName.get('Beta')![col('amount')]).toBe('-1250.50')
-    expect(byName.get("'-2+3")![col('description')]).toBe('line one\nline "two", with comma')
+    expect(byName.get('Beta')![col('Amount')]).toBe('-1250.50')
+    expect(byName.get("'-2+3")![col('Description')]).toBe('line one\nline "two", with comma')
     // The raw text: the quote doubled inside a quoted cell, lines ended by CRLF.
     expect(res.body).toContain('"\'=HYPERLINK(""http://evil.example"",""click"")"')
     expect(res.body.split('\r\n').length).toBeGreaterThan(6)
@@ -95,7 +98,7 @@ describe.each(await targets())('CSV export on %s', (target) => {
 
   it("takes the list's filters and sort, and answers the list's problems", async () => {
     const proposal = rowsOf((await exportAs('/api/v1/opportunities/export.csv?stage=proposal&sort=-amount')).body)
-    const nameCol = proposal[0].indexOf('name')
+    const nameCol = proposal[0].indexOf('Name')
     expect(proposal.slice(1).map((r) => r[nameCol])).toEqual(['Alpha', '\'=HYPERLINK("http://evil.example","click")'])
     const ranged = rowsOf((await exportAs('/api/v1/opportunities/export.csv?close_date[lt]=2026-06-01')).body)
     expect(ranged.slice(1).map((r) => r[nameCol])).toEqual(['Beta'])
@@ -121,10 +124,10 @@ describe.each(await targets())('CSV export on %s', (target) => {
     const plain = await api(h.app, read, { url: '/api/v1/opportunities/export.csv' })
     expect(plain.statusCode, plain.body).toBe(200)
     const header = rowsOf(plain.body)[0]
-    expect(header).not.toContain('amount')
-    expect(header).toContain('stage')
+    expect(header).not.toContain('Amount')
+    expect(header).toContain('Stage')
     const withErp = await api(h.app, erp, { url: '/api/v1/opportunities/export.csv' })
-    expect(rowsOf(withErp.body)[0]).toContain('amount')
+    expect(rowsOf(withErp.body)[0]).toContain('Amount')
     // Sorting or filtering by amount is reading it.
     const sorted = await api(h.app, read, { url: '/api/v1/opportunities/export.csv?sort=amount' })
     expect(sorted.statusCode).toBe(403)
@@ -142,7 +145,7 @@ describe.each(await targets())('CSV export on %s', (target) => {
     await batch('accounts', Array.from({ length: 2500 }, (_, i) => ({ name: `Account ${String(i).padStart(5, '0')}`, industry: i % 2 ? 'Retail' : 'Energy' })))
     const rows = rowsOf((await exportAs('/api/v1/accounts/export.csv?sort=name&limit=200')).body)
     expect(rows).toHaveLength(2501)
-    const names = rows.slice(1).map((r) => r[rows[0].indexOf('name')])
+    const names = rows.slice(1).map((r) => r[rows[0].indexOf('Name')])
     expect(names).toEqual(Array.from({ length: 2500 }, (_, i) => `Account ${String(i).padStart(5, '0')}`))
     const retail = rowsOf((await exportAs('/api/v1/accounts/export.csv?q=Account%2000')).body)
     expect(retail).toHaveLength(1 + 1000)

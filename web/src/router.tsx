@@ -15,6 +15,7 @@ import { MigrationsPage } from './features/migration/MigrationsPage.tsx'
 import { NewMigrationPage } from './features/migration/NewMigrationPage.tsx'
 import { MigrationWizardPage } from './features/migration/MigrationWizardPage.tsx'
 import { PipelineBoardPage } from './features/pipeline/PipelineBoardPage.tsx'
+import { ReportsPage } from './features/reports/ReportsPage.tsx'
 import { EventLogPage } from './features/events/EventLogPage.tsx'
 import { OperationsPage } from './features/operations/OperationsPage.tsx'
 import { OperationPage } from './features/operations/OperationPage.tsx'
@@ -37,6 +38,7 @@ export const router = createBrowserRouter(
         { path: 'migration/new', element: <NewMigrationPage /> },
         { path: 'migration/:id', element: <MigrationWizardPage /> },
         { path: 'pipeline', element: <PipelineBoardPage />, handle: { fullWidth: true } },
+        { path: 'reports', element: <ReportsPage />, handle: { fullWidth: true } },
         { path: 'events', element: <EventLogPage /> },
         { path: 'operations', element: <OperationsPage /> },
         { path: 'operations/:id', element: <OperationPage /> },

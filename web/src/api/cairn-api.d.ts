@@ -178,7 +178,7 @@ export interface paths {
         };
         /**
          * Export accounts as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportAccountsCsv"];
         put?: never;
@@ -341,7 +341,7 @@ export interface paths {
         };
         /**
          * Export activities as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportActivitiesCsv"];
         put?: never;
@@ -667,7 +667,7 @@ export interface paths {
         };
         /**
          * Export cases as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportCasesCsv"];
         put?: never;
@@ -850,7 +850,7 @@ export interface paths {
         };
         /**
          * Export contacts as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportContactsCsv"];
         put?: never;
@@ -1008,6 +1008,26 @@ export interface paths {
          * @description One line per issue, in file order: row (as a spreadsheet numbers it, the header being row 1), column, field, message.
          */
         get: operations["exportImportIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/last-mapping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mapping of your last import of a kind
+         * @description The column -> field mapping of the last import of this kind the caller started in the organization (`mapping: null` when there is none). The app proposes it again for the columns a new file shares with it; `POST /imports` without a mapping still proposes from the header alone.
+         */
+        get: operations["getLastImportMapping"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1243,7 +1263,7 @@ export interface paths {
         };
         /**
          * Export leads as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportLeadsCsv"];
         put?: never;
@@ -1790,7 +1810,7 @@ export interface paths {
         };
         /**
          * Export opportunities as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportOpportunitiesCsv"];
         put?: never;
@@ -1973,9 +1993,89 @@ export interface paths {
         };
         /**
          * Export products as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportProductsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Activities per owner
+         * @description Activities created in the period, per owner: how many of each kind, and how many are completed.
+         */
+        get: operations["getActivitiesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cases opened and closed by week and priority
+         * @description Cases opened (created) and closed in the period, per ISO week (every week listed, by its Monday) and per priority.
+         */
+        get: operations["getCasesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/pipeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pipeline by stage and owner
+         * @description Opportunities whose close date is in the period, per stage (pipeline order, every stage listed) and owner: count and, with erp:read, amount per currency.
+         */
+        get: operations["getPipelineReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/won-lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Won and lost opportunities by month
+         * @description Opportunities closed won and closed lost, by the month of their close date (every month of the period listed): count and, with erp:read, amount per currency.
+         */
+        get: operations["getWonLostReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2500,6 +2600,31 @@ export interface components {
         ActiveOrganization: {
             /** Format: uuid */
             organization_id: string;
+        };
+        /** ActivitiesReport */
+        ActivitiesReport: {
+            by_owner: {
+                by_kind: {
+                    [key: string]: number;
+                };
+                completed: number;
+                /** Format: uuid */
+                owner_id: string | null;
+                total: number;
+            }[];
+            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
+            owners: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
         };
         /** Activity */
         Activity: {
@@ -3272,6 +3397,33 @@ export interface components {
             has_more: boolean;
             /** Format: uuid */
             next_cursor: string | null;
+        };
+        /** CasesReport */
+        CasesReport: {
+            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
+            owners: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
+            priorities: {
+                closed: number;
+                opened: number;
+                priority: string | null;
+            }[];
+            weeks: {
+                closed: number;
+                opened: number;
+                /** Format: date */
+                week: string;
+            }[];
         };
         /** CaseUpdate */
         CaseUpdate: {
@@ -4119,6 +4271,18 @@ export interface components {
             data: components["schemas"]["Invitation"][];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        /** LastImportMapping */
+        LastImportMapping: {
+            /** Format: date-time */
+            created_at: string | null;
+            /** Format: uuid */
+            import_id: string | null;
+            kind: string;
+            /** @description Column -> field (null: the column was left out); null when the caller has not imported this kind. */
+            mapping: {
+                [key: string]: string | null;
+            } | null;
         };
         /** Lead */
         Lead: {
@@ -5072,6 +5236,42 @@ export interface components {
             /** @description Exact decimal sum of the amounts in this currency. */
             total: string;
         };
+        /** PipelineReport */
+        PipelineReport: {
+            amounts_visible: boolean;
+            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
+            owners: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
+            stages: {
+                /** @description Exact decimal totals per currency; null without the erp:read scope. */
+                amounts: {
+                    currency: string | null;
+                    total: string;
+                }[] | null;
+                by_owner: {
+                    /** @description Exact decimal totals per currency; null without the erp:read scope. */
+                    amounts: {
+                        currency: string | null;
+                        total: string;
+                    }[] | null;
+                    count: number;
+                    /** Format: uuid */
+                    owner_id: string | null;
+                }[];
+                count: number;
+                stage: string | null;
+            }[];
+        };
         /** PipelineStage */
         PipelineStage: {
             /** @description Totals per currency; null without the erp:read scope. */
@@ -5574,6 +5774,42 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             url: string;
+        };
+        /** WonLostReport */
+        WonLostReport: {
+            amounts_visible: boolean;
+            months: {
+                lost: number;
+                /** @description Exact decimal totals per currency; null without the erp:read scope. */
+                lost_amounts: {
+                    currency: string | null;
+                    total: string;
+                }[] | null;
+                /**
+                 * Format: date
+                 * @description First day of the month.
+                 */
+                month: string;
+                won: number;
+                /** @description Exact decimal totals per currency; null without the erp:read scope. */
+                won_amounts: {
+                    currency: string | null;
+                    total: string;
+                }[] | null;
+            }[];
+            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
+            owners: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
         };
     };
     responses: never;
@@ -12675,6 +12911,84 @@ export interface operations {
             };
         };
     };
+    getLastImportMapping: {
+        parameters: {
+            query: {
+                kind: "accounts" | "contacts" | "opportunities" | "leads" | "products" | "cases" | "activities";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LastImportMapping"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listInvitations: {
         parameters: {
             query?: {
@@ -18558,6 +18872,294 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getActivitiesReport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
+                from?: string;
+                /** @description Only the records this member owns. */
+                owner_id?: string;
+                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivitiesReport"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCasesReport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
+                from?: string;
+                /** @description Only the records this member owns. */
+                owner_id?: string;
+                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CasesReport"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPipelineReport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
+                from?: string;
+                /** @description Only the records this member owns. */
+                owner_id?: string;
+                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineReport"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWonLostReport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
+                from?: string;
+                /** @description Only the records this member owns. */
+                owner_id?: string;
+                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WonLostReport"];
                 };
             };
             /** @description RFC 9457 problem details */

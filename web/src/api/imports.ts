@@ -35,6 +35,15 @@ export function useImport(id: string | null) {
   })
 }
 
+/** The mapping of the person's last import of this kind (proposed again for the columns a new file shares). */
+export function useLastImportMapping(kind: RecordKind) {
+  return useQuery({
+    queryKey: ['imports', 'last-mapping', kind.path],
+    queryFn: () => call(() => cairn.GET('/api/v1/imports/last-mapping', { params: { query: { kind: kind.path as never } } })),
+    staleTime: 0,
+  })
+}
+
 export const issuesCsvUrl = (id: string) => `/api/v1/imports/${id}/issues.csv`
 
 /** The export of a list: the same query parameters the list page shows. */

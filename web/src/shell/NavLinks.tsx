@@ -1,7 +1,7 @@
 // The navbar: the overview, one link per record kind, the event log and operations (with undo),
 // and (administrators only) Migration and Settings, highlighting the current one.
 import { NavLink, Stack, Text } from '@mantine/core'
-import { IconApi, IconArrowBackUp, IconForms, IconHistory, IconLayoutDashboard, IconLayoutKanban, IconTransfer, IconUsers, IconWebhook } from '@tabler/icons-react'
+import { IconApi, IconArrowBackUp, IconChartBar, IconForms, IconHistory, IconLayoutDashboard, IconLayoutKanban, IconTransfer, IconUsers, IconWebhook } from '@tabler/icons-react'
 import { Link, useLocation } from 'react-router'
 import { useMe } from '../api/queries.ts'
 import { appKinds } from '../kinds.ts'
@@ -22,6 +22,7 @@ export function NavLinks() {
     <Stack gap={2} component="nav" aria-label="Main">
       <NavLink component={Link} to="/" label="Overview" leftSection={<IconLayoutDashboard size={18} stroke={1.6} />} active={section === ''} />
       <NavLink component={Link} to="/pipeline" label="Pipeline" leftSection={<IconLayoutKanban size={18} stroke={1.6} />} active={section === 'pipeline'} />
+      <NavLink component={Link} to="/reports" label="Reports" leftSection={<IconChartBar size={18} stroke={1.6} />} active={section === 'reports'} />
       <SectionLabel>Records</SectionLabel>
       {appKinds.map(({ kind, icon: Icon }) => (
         <NavLink

@@ -1,15 +1,16 @@
 // Import a CSV file into one kind of record, in three steps: choose the file (and whether rows
 // that match an existing record update it), review which field each column fills, then follow the
 // import until it ends. The mapping is proposed from the header as the server would propose it
-// (src/imports/header-mapping.ts); the person's choice is what the server uses.
+// (src/imports/header-mapping.ts), with the person's last mapping of the kind laid over it for the
+// columns the new file shares with that import; the person's choice is what the server uses.
 import { useState } from 'react'
 import { Alert, Button, FileInput, Group, Modal, Select, Stack, Stepper, Text } from '@mantine/core'
 import { IconAlertTriangle, IconFileTypeCsv } from '@tabler/icons-react'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link } from 'react-router'
-import { dedupeKeysOf, importableFields, proposeMapping } from '../../../../src/web-contracts.ts'
+import { dedupeKeysOf, importableFields, proposeMapping, withRememberedMapping } from '../../../../src/web-contracts.ts'
 import { ApiError } from '../../api/client.ts'
-import { startImport, useImport, isRunning } from '../../api/imports.ts'
+import { startImport, useImport, useLastImportMapping, isRunning } from '../../api/imports.ts'
 import { useCustomFields } from '../../api/customFields.ts'
 import type { RecordKind } from '../../kinds.ts'
 import { ColumnMappingTable } from './ColumnMappingTable.tsx'
@@ -34,6 +35,7 @@ export default function ImportDialog({ kind, onClose }: { kind: RecordKind; onCl
   // The organization's custom fields of the kind are targets too (`custom_fields.<name>`).
   const custom = useCustomFields(kind.name).fields
   const fields = importableFields(kind, custom)
+  const last = useLastImportMapping(kind)
   const plural = kind.labelPlural.toLowerCase()
 
   const choose = async (picked: File | null) => {
@@ -45,7 +47,7 @@ export default function ImportDialog({ kind, onClose }: { kind: RecordKind; onCl
       const read = await readCsvPreview(picked)
       if (read.columns.length === 0) throw new Error('The file is empty: its first row must name the columns.')
       setPreview(read)
-      setMapping(proposeMapping(kind, read.columns, custom))
+      setMapping(withRememberedMapping(proposeMapping(kind, read.columns, custom), last.data?.mapping ?? null, fields))
     } catch (err) {
       setReadError(err instanceof Error ? err.message : String(err))
     }
@@ -72,7 +74,10 @@ export default function ImportDialog({ kind, onClose }: { kind: RecordKind; onCl
   }
 
   const close = () => {
-    if (importId) void client.invalidateQueries({ queryKey: ['records', kind.path] })
+    if (importId) {
+      void client.invalidateQueries({ queryKey: ['records', kind.path] })
+      void client.invalidateQueries({ queryKey: ['imports', 'last-mapping', kind.path] })
+    }
     onClose()
   }
   const running = isRunning(imp.data)
