@@ -1620,6 +1620,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/picklists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the standard picklists of the organization and their options */
+        get: operations["listPicklists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/picklists/{kind}/{field}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a standard picklist, with the values records hold outside its options */
+        get: operations["getPicklist"];
+        /** Replace a standard picklist's options (administrators); records keep their values */
+        put: operations["setPicklistOptions"];
+        post?: never;
+        /** Put a standard picklist back to its starting options (administrators) */
+        delete: operations["resetPicklist"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/products": {
         parameters: {
             query?: never;
@@ -1816,6 +1852,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your saved views and the organization's shared ones */
+        get: operations["listViews"];
+        put?: never;
+        /** Save a view of a list or of the pipeline board */
+        post: operations["createView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/views/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a saved view */
+        get: operations["getView"];
+        put?: never;
+        post?: never;
+        /** Delete a saved view (its owner; an administrator for shared views) */
+        delete: operations["deleteView"];
+        options?: never;
+        head?: never;
+        /** Change a saved view (its owner; an administrator for shared views) */
+        patch: operations["updateView"];
         trace?: never;
     };
     "/api/v1/webhooks": {
@@ -4967,6 +5040,70 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** SavedView */
+        SavedView: {
+            columns: string[];
+            /** Format: date-time */
+            created_at: string;
+            filters: {
+                [key: string]: string;
+            };
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case" | "activity" | "pipeline";
+            /** @description True when the caller owns the view (and may change it). */
+            mine: boolean;
+            name: string;
+            /** Format: uuid */
+            owner_user_id: string;
+            shared: boolean;
+            sort: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** SavedViewCreate */
+        SavedViewCreate: {
+            /** @description The columns in order after the title: built-in field names of the kind, and `custom_fields.<name>` for custom fields. Empty: the kind's default columns. */
+            columns?: string[];
+            /** @description The list's filters as its query parameters, values as text: `{"stage[in]": "proposal,negotiation", "amount[gte]": "50000", "custom_fields.tier": "Gold"}`. Checked against the kind's list parameters (the pipeline: the opportunity list's). */
+            filters?: {
+                [key: string]: string;
+            };
+            /**
+             * @description The list the view is of: a kind's name (`account`), or `pipeline`.
+             * @enum {string}
+             */
+            kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case" | "activity" | "pipeline";
+            /** @description What people see in the view switcher; 1-120 characters. */
+            name: string;
+            /** @description Shared with everyone in the organization (default false: only its owner sees it). */
+            shared?: boolean;
+            /** @description The list's `sort` (`name`, `-amount`), or null for the kind's default order. Always null on the pipeline. */
+            sort?: string | null;
+        };
+        /** SavedViewList */
+        SavedViewList: {
+            data: components["schemas"]["SavedView"][];
+        };
+        /**
+         * SavedViewUpdate
+         * @description The fields to change; `kind` never changes.
+         */
+        SavedViewUpdate: {
+            /** @description The columns in order after the title: built-in field names of the kind, and `custom_fields.<name>` for custom fields. Empty: the kind's default columns. */
+            columns?: string[];
+            /** @description The list's filters as its query parameters, values as text: `{"stage[in]": "proposal,negotiation", "amount[gte]": "50000", "custom_fields.tier": "Gold"}`. Checked against the kind's list parameters (the pipeline: the opportunity list's). */
+            filters?: {
+                [key: string]: string;
+            };
+            /** @description What people see in the view switcher; 1-120 characters. */
+            name?: string;
+            /** @description Shared with everyone in the organization (default false: only its owner sees it). */
+            shared?: boolean;
+            /** @description The list's `sort` (`name`, `-amount`), or null for the kind's default order. Always null on the pipeline. */
+            sort?: string | null;
+        };
         /** SearchHit */
         SearchHit: {
             /** Format: uuid */
@@ -4982,6 +5119,48 @@ export interface components {
         /** SearchResults */
         SearchResults: {
             data: components["schemas"]["SearchHit"][];
+        };
+        /** StandardPicklist */
+        StandardPicklist: {
+            /** @description False while the organization uses the field's starting options. */
+            customized: boolean;
+            /** @description The built-in field (`industry`, `source`, ...). */
+            field: string;
+            /** @enum {string} */
+            kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case";
+            label: string;
+            /** @description The values writes may send, in display order. */
+            options: string[];
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        /** StandardPicklistDetail */
+        StandardPicklistDetail: {
+            /** @description False while the organization uses the field's starting options. */
+            customized: boolean;
+            /** @description The built-in field (`industry`, `source`, ...). */
+            field: string;
+            /** @enum {string} */
+            kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case";
+            label: string;
+            /** @description The values writes may send, in display order. */
+            options: string[];
+            /** Format: date-time */
+            updated_at: string | null;
+            /** @description Values records hold that are not options (imported data, options removed since), most used first, at most 100. */
+            values_outside_options: {
+                records: number;
+                value: string;
+            }[];
+        };
+        /** StandardPicklistList */
+        StandardPicklistList: {
+            data: components["schemas"]["StandardPicklist"][];
+        };
+        /** StandardPicklistOptions */
+        StandardPicklistOptions: {
+            /** @description The options in display order: 1-200 distinct, non-blank values without commas. Records holding a value removed here keep it. */
+            options: string[];
         };
         /** Tombstone */
         Tombstone: {
@@ -5309,6 +5488,8 @@ export interface operations {
                 ids?: string;
                 /** @description Industry */
                 industry?: string;
+                /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "industry[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
@@ -5321,6 +5502,8 @@ export interface operations {
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "annual_revenue" | "-annual_revenue";
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -6151,6 +6334,8 @@ export interface operations {
                 ids?: string;
                 /** @description Industry */
                 industry?: string;
+                /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "industry[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Parent account; id of a account of the same organization */
@@ -6159,6 +6344,8 @@ export interface operations {
                 q?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -6361,6 +6548,8 @@ export interface operations {
                 ids?: string;
                 /** @description Industry */
                 industry?: string;
+                /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "industry[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
@@ -6373,6 +6562,8 @@ export interface operations {
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "annual_revenue" | "-annual_revenue";
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -8027,6 +8218,8 @@ export interface operations {
                 limit?: number;
                 /** @description Origin */
                 origin?: string;
+                /** @description Origin is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "origin[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Priority; "medium" when omitted on create; never null */
@@ -8043,6 +8236,8 @@ export interface operations {
                 "status[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -9425,6 +9620,8 @@ export interface operations {
                 is_escalated?: boolean;
                 /** @description Origin */
                 origin?: string;
+                /** @description Origin is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "origin[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Priority; "medium" when omitted on create; never null */
@@ -9439,6 +9636,8 @@ export interface operations {
                 "status[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -9657,6 +9856,8 @@ export interface operations {
                 limit?: number;
                 /** @description Origin */
                 origin?: string;
+                /** @description Origin is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "origin[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Priority; "medium" when omitted on create; never null */
@@ -9673,6 +9874,8 @@ export interface operations {
                 "status[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -9765,6 +9968,10 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
@@ -10587,6 +10794,10 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name; at the start of email or of its domain. */
@@ -10777,6 +10988,10 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
@@ -12256,16 +12471,26 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Industry */
+                industry?: string;
+                /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "industry[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
+                /** @description Rating */
+                rating?: string;
+                /** @description Rating is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "rating[in]"?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name" | "company" | "-company" | "status" | "-status";
                 /** @description Source */
                 source?: string;
+                /** @description Source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "source[in]"?: string;
                 /** @description Status; "new" when omitted on create; never null */
                 status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
                 /** @description Status is one of these, 1-50 comma-separated values of: new, working, nurturing, qualified, unqualified, converted. */
@@ -13200,12 +13425,22 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Industry */
+                industry?: string;
+                /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "industry[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
+                /** @description Rating */
+                rating?: string;
+                /** @description Rating is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "rating[in]"?: string;
                 /** @description Source */
                 source?: string;
+                /** @description Source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "source[in]"?: string;
                 /** @description Status; "new" when omitted on create; never null */
                 status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
                 /** @description Status is one of these, 1-50 comma-separated values of: new, working, nurturing, qualified, unqualified, converted. */
@@ -13402,16 +13637,26 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Industry */
+                industry?: string;
+                /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "industry[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
+                /** @description Rating */
+                rating?: string;
+                /** @description Rating is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "rating[in]"?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name" | "company" | "-company" | "status" | "-status";
                 /** @description Source */
                 source?: string;
+                /** @description Source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "source[in]"?: string;
                 /** @description Status; "new" when omitted on create; never null */
                 status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
                 /** @description Status is one of these, 1-50 comma-separated values of: new, working, nurturing, qualified, unqualified, converted. */
@@ -14987,6 +15232,10 @@ export interface operations {
                 cursor?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
@@ -15009,6 +15258,8 @@ export interface operations {
                 "stage[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -15837,6 +16088,10 @@ export interface operations {
                 "created_at[lte]"?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Probability (%) */
@@ -15855,6 +16110,8 @@ export interface operations {
                 "stage[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -16055,6 +16312,10 @@ export interface operations {
                 cursor?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
@@ -16077,6 +16338,8 @@ export interface operations {
                 "stage[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -16152,7 +16415,70 @@ export interface operations {
     };
     getPipeline: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Account; id of a account of the same organization */
+                account_id?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[gt]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[gte]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[lt]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[lte]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[gt]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[gte]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[lt]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[lte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Probability (%) */
+                "probability[gt]"?: number;
+                /** @description Probability (%) */
+                "probability[gte]"?: number;
+                /** @description Probability (%) */
+                "probability[lt]"?: number;
+                /** @description Probability (%) */
+                "probability[lte]"?: number;
+                /** @description Case-insensitive search: the text anywhere in name. */
+                q?: string;
+                /** @description Stage; "prospecting" when omitted on create; never null */
+                stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
+                /** @description Stage is one of these, 1-50 comma-separated values of: prospecting, qualification, needs_analysis, proposal, negotiation, closed_won, closed_lost. */
+                "stage[in]"?: string;
+                /** @description Type */
+                type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -16168,6 +16494,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details */
@@ -16198,7 +16535,385 @@ export interface operations {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPicklists: {
+        parameters: {
+            query?: {
+                /** @description Only the picklists of this kind. */
+                kind?: "account" | "contact" | "opportunity" | "lead" | "product" | "case";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardPicklistList"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPicklist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                field: string;
+                kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardPicklistDetail"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setPicklistOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                field: string;
+                kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StandardPicklistOptions"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardPicklist"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resetPicklist: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                field: string;
+                kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardPicklist"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };
@@ -16219,6 +16934,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Family */
                 family?: string;
+                /** @description Family is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "family[in]"?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
                 /** @description Active; true when omitted on create; never null */
@@ -16966,6 +17683,8 @@ export interface operations {
                 "created_at[lte]"?: string;
                 /** @description Family */
                 family?: string;
+                /** @description Family is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "family[in]"?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
                 /** @description Active; true when omitted on create; never null */
@@ -17164,6 +17883,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Family */
                 family?: string;
+                /** @description Family is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "family[in]"?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
                 /** @description Active; true when omitted on create; never null */
@@ -17531,6 +18252,486 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    listViews: {
+        parameters: {
+            query?: {
+                /** @description Only the views of this list. */
+                kind?: "account" | "contact" | "opportunity" | "lead" | "product" | "case" | "activity" | "pipeline";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedViewList"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createView: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteView: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateView: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change; `kind` never changes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };
