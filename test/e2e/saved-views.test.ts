@@ -16,7 +16,7 @@ const PASSWORD = 'correct horse battery'
 describe('saved views in the browser', () => {
   const world = browserPerFile('pglite')
   const { newPage, serverErrors, pageErrors } = pagesOf(() => world.browser)
-  const url = () => world.url()
+  const url = () => world.svc.url
 
   beforeAll(async () => {
     await createOrganizationWithAdmin(world.svc.service.app!.db, { name: 'Acme Outfitters', adminEmail: 'ada@acme.test', adminPassword: PASSWORD, adminName: 'Ada Admin' })
