@@ -45,7 +45,7 @@ describe('saved views in the browser', () => {
     await page.goto(`${url()}/app/accounts`)
     await page.getByRole('link', { name: 'Fabrikam Energy' }).waitFor()
 
-    await page.getByRole('button', { name: 'Filters' }).click()
+    await page.getByRole('button', { name: 'More filters' }).click()
     await page.getByRole('textbox', { name: 'Industry' }).click()
     await page.getByRole('option', { name: 'Retail', exact: true }).click()
     await page.getByRole('textbox', { name: 'Type' }).click()

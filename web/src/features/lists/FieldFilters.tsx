@@ -1,4 +1,4 @@
-// "Filters": a control for every filterable field the toolbar does not show itself: standard
+// "More filters": a control for every filterable field the toolbar does not show itself: standard
 // picklists by value (the organization's options), references by name (a search of the referenced
 // kind), and text keys (domain, email, code) by exact value. Each applies as it changes; the
 // chips above the list show and remove them.
@@ -44,7 +44,7 @@ export function FieldFilters({ kind, values, onFilter }: { kind: RecordKind; val
       <Popover.Target>
         <Indicator label={active} size={16} disabled={active === 0} offset={4}>
           <Button variant="default" leftSection={<IconFilter size={16} />}>
-            Filters
+            More filters
           </Button>
         </Indicator>
       </Popover.Target>
