@@ -30,6 +30,7 @@ import { uuidv7 } from './shared/ids.ts'
 import { systemClock, type Clock } from './shared/clock.ts'
 import { clientUseRecorder, makeBearerCheck, oauthServer, resourcesOf, settingsRoutes, type ClientUses } from './oauth/index.ts'
 import { webhookRoutes, webhooksPlugin } from './webhooks/index.ts'
+import { viewRoutes } from './views/index.ts'
 import { mcpRoutes } from './mcp/index.ts'
 import { connectCallbackRoutes, migrationEventRoutes, migrationPlugin, migrationRoutes, sourceLinks } from './migration/index.ts'
 import { invitationPageRoutes, invitationRoutes, memberRoutes, withoutInvitationSecret } from './members/index.ts'
@@ -145,6 +146,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(recordRoutes.specialActions)
       await api.register(recordRoutes.pipeline)
       await api.register(reportRoutes, { clock })
+      await api.register(viewRoutes)
       await api.register(eventRoutes, { now: () => clock.now() })
       await api.register(settingsRoutes, { clock })
       await api.register(webhookRoutes, { box: app.secretBox })

@@ -46,6 +46,8 @@ export const TABLE_ROLES: readonly TableRoleEntry[] = [
   { table: 'activities', role: 'distributed', why: 'tenant records' },
   { table: 'record_tombstones', role: 'distributed', why: "deleted records' ids, written with the delete on the same shard" },
   { table: 'custom_field_definitions', role: 'distributed', why: 'per-organization schema of custom fields' },
+  { table: 'picklist_options', role: 'distributed', why: 'per-organization options of the standard picklists, read with record writes' },
+  { table: 'saved_views', role: 'distributed', why: 'per-organization saved list views' },
   { table: 'org_counters', role: 'distributed', why: 'per-organization counters (case numbers, event sequence) next to the rows they number' },
   { table: 'events', role: 'distributed', why: 'the per-organization journal, written in the same transaction as the records' },
   { table: 'idempotency_keys', role: 'distributed', why: 'keyed outcomes commit with the write on the same shard' },

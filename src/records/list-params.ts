@@ -42,8 +42,8 @@ export const sortFields = perKind((kind): ListField[] => [CREATED_AT, UPDATED_AT
 
 export const rangeFields = perKind((kind): ListField[] => [CREATED_AT, UPDATED_AT, ...kind.fields.filter((f) => RANGE_TYPES.includes(f.type))])
 
-/** Status-like fields: the filterable enumerations. */
-export const inFields = perKind((kind): FieldDef[] => kind.fields.filter((f) => f.type === 'enum' && f.filter))
+/** Status-like fields: the filterable enumerations and the standard picklists. */
+export const inFields = perKind((kind): FieldDef[] => kind.fields.filter((f) => (f.type === 'enum' || f.picklist) && f.filter))
 
 function rangeValueSchema(f: ListField): Schema {
   switch (f.type) {
@@ -76,6 +76,16 @@ export function listParamSchemas(kind: RecordKind): { sort: Schema; filters: Rec
     for (const op of Object.keys(RANGE_OPS)) filters[`${f.name}[${op}]`] = rangeValueSchema(f)
   }
   for (const f of inFields(kind)) {
+    if (f.picklist) {
+      // Any values: stored values outside the organization's options (imported data) are listed too.
+      filters[`${f.name}[in]`] = {
+        type: 'string',
+        pattern: `^[^,]+(,[^,]+){0,${MAX_IN_VALUES - 1}}$`,
+        maxLength: 6000,
+        description: `${f.label} is one of these, 1-${MAX_IN_VALUES} comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options).`,
+      }
+      continue
+    }
     const one = `(${(f.values ?? []).map(escapeRegex).join('|')})`
     filters[`${f.name}[in]`] = {
       type: 'string',

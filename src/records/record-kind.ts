@@ -53,6 +53,12 @@ export interface FieldDef {
   max?: number
   /** Value used on create when the field is absent. */
   default?: string | number | boolean
+  /**
+   * A standard picklist (text fields whose values are a fixed set: industry, lead source...): the
+   * starting options, which an organization's administrators edit (src/records/picklists). Writes
+   * through the API must send one of the organization's options; stored values outside them stay.
+   */
+  picklist?: readonly string[]
   /** ERP data (amounts): reads as null without the erp:read scope (record-access.ts). */
   erp?: boolean
 }

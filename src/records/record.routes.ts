@@ -14,6 +14,7 @@ import { recordKinds } from './kinds/index.ts'
 import { batchRoutes } from './batch.routes.ts'
 import { searchRoutes } from './search/search.routes.ts'
 import { customFieldRoutes } from './custom-fields/custom-fields.routes.ts'
+import { picklistRoutes } from './picklists/picklists.routes.ts'
 import { kindRouteParts } from './record-route-kit.ts'
 import { recordCollectionRoutes } from './record-collection.routes.ts'
 import { recordDeletedRoutes } from './record-deleted.routes.ts'
@@ -33,4 +34,5 @@ export async function recordRoutes(app: FastifyInstance): Promise<void> {
   await batchRoutes(app)
   await searchRoutes(app)
   await customFieldRoutes(app)
+  await picklistRoutes(app)
 }

@@ -31,6 +31,7 @@ import { nextCaseNumberCte } from './cases/case-numbers.ts'
 import { sql } from 'kysely'
 import { customFieldErrors, settledCustomFields } from './custom-fields/custom-field-values.ts'
 import { selectDefinitions } from './custom-fields/definitions.repository.ts'
+import { picklistErrors, picklistFields, picklistOptionsOf } from './picklists/standard-picklists.ts'
 import { resolveCustomFilters } from './custom-fields/custom-filters.ts'
 import { BLANK_MESSAGE, settleRequiredText } from '../shared/required-text.ts'
 
@@ -77,6 +78,13 @@ async function checkCustomFields(trx: Executor, auth: AuthContext, kind: RecordK
   const errors = customFieldErrors(defs, values.customFields, mode)
   if (errors.length > 0) throw new ValidationFailed(`Invalid custom fields: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, errors)
   values.customFields = settledCustomFields(defs, values.customFields)
+}
+
+/** 400 naming each standard picklist value sent that is not one of the organization's options (picklists/standard-picklists.ts). */
+async function checkPicklists(trx: Executor, auth: AuthContext, kind: RecordKind, values: RowValues): Promise<void> {
+  if (!picklistFields(kind).some((f) => values.fields[f.name] != null)) return
+  const errors = picklistErrors(await picklistOptionsOf(trx, auth.orgId, kind), values.fields)
+  if (errors.length > 0) throw new ValidationFailed(`Not an option: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, errors)
 }
 
 /** Per kind: its required text fields, which every write settles here (shared/required-text.ts). */
@@ -167,12 +175,14 @@ export async function createRecord(
   auth: AuthContext,
   kind: RecordKind,
   body: Record<string, unknown>,
-  options: { createdAt?: Date; fixed?: Record<string, unknown>; skipRequiredCustomFields?: boolean } = {},
+  options: { createdAt?: Date; fixed?: Record<string, unknown>; skipRequiredCustomFields?: boolean; copiedValues?: boolean } = {},
 ): Promise<RecordChange> {
   const createdAt = options.createdAt ?? new Date()
   const id = uuidv7(createdAt)
   const values = toRowValues(kind, body)
   await checkCustomFields(trx, auth, kind, values, options.skipRequiredCustomFields ? 'update' : 'create')
+  // Values copied from another record (a lead's conversion) are kept as they are, as stored values are.
+  if (!options.copiedValues) await checkPicklists(trx, auth, kind, values)
   Object.assign(values.fields, options.fixed ?? {})
   const rules = rulesFor(kind)
   rules.beforeCreate?.(values, auth)
@@ -196,6 +206,7 @@ export async function patchRecord(
 ): Promise<RecordChange | null> {
   const values = toRowValues(kind, body)
   await checkCustomFields(trx, auth, kind, values, 'update')
+  await checkPicklists(trx, auth, kind, values)
   const rules = rulesFor(kind)
   rules.beforeUpdate?.(values, auth)
   try {

@@ -20,7 +20,8 @@ function ownerOf(table: string): string | null {
   if (/^webhooks?(_|$)/.test(table)) return 'webhooks'
   if (/^oauth_/.test(table)) return 'oauth'
   if (/^imports?(_|$)/.test(table)) return 'imports'
-  if (['accounts', 'contacts', 'leads', 'opportunities', 'cases', 'case_comments', 'activities', 'products', 'record_tombstones', 'custom_field_definitions'].includes(table)) return 'records'
+  if (['accounts', 'contacts', 'leads', 'opportunities', 'cases', 'case_comments', 'activities', 'products', 'record_tombstones', 'custom_field_definitions', 'picklist_options'].includes(table)) return 'records'
+  if (table === 'saved_views') return 'views'
   if (table === 'events' || table === 'record_history' || table === 'operations') return 'events'
   return null
 }

@@ -38,7 +38,7 @@ const DEALS: [string, string, string, string][] = [
 export async function seedCrm(page: Page, url: string): Promise<SeededCrm> {
   const account = await create(page, url, '/accounts', {
     name: 'Northwind Traders',
-    industry: 'Wholesale',
+    industry: 'Retail',
     type: 'Customer',
     phone: '+1 206 555 0100',
     website: 'https://northwind.example',

@@ -31,7 +31,7 @@ describe.each(await targets())('event types on %s', (target) => {
 
     // One of each action: creates, updates, a stage change, a conversion, an escalation, deletes.
     const account = await send('POST', '/accounts', { name: 'Acme', domain: 'acme.test' })
-    await send('PATCH', `/accounts/${account.id}`, { industry: 'Tools' })
+    await send('PATCH', `/accounts/${account.id}`, { industry: 'Machinery' })
     const contact = await send('POST', '/contacts', { last_name: 'Lee', account_id: account.id })
     await send('PATCH', `/contacts/${contact.id}`, { first_name: 'Ada' })
     const opp = await send('POST', '/opportunities', { name: 'Deal', amount: '10.50', stage: 'prospecting', account_id: account.id })

@@ -140,10 +140,10 @@ describe.each(await targets())('MCP batch and upsert tools on %s', (target) => {
   })
 
   it('upsert_record creates then updates (created true, then false), and says which argument is wrong', async () => {
-    const first = await call(client, 'upsert_record', { kind: 'account', src_id: 'EXT-1', fields: { name: 'Acme', industry: 'Tools' } })
-    expect(first).toMatchObject({ created: true, record: { name: 'Acme', industry: 'Tools', src_id: 'EXT-1' } })
+    const first = await call(client, 'upsert_record', { kind: 'account', src_id: 'EXT-1', fields: { name: 'Acme', industry: 'Machinery' } })
+    expect(first).toMatchObject({ created: true, record: { name: 'Acme', industry: 'Machinery', src_id: 'EXT-1' } })
     const second = await call(client, 'upsert_record', { kind: 'account', src_id: 'EXT-1', fields: { name: 'Acme Corp', src_id: 'EXT-1' } })
-    expect(second).toMatchObject({ created: false, record: { id: first.record.id, name: 'Acme Corp', industry: 'Tools' } })
+    expect(second).toMatchObject({ created: false, record: { id: first.record.id, name: 'Acme Corp', industry: 'Machinery' } })
     expect(events()).toEqual(['created account', 'updated account'])
 
     expect((await callError(client, 'upsert_record', { kind: 'account', src_id: 'EXT-2', fields: {} })).errors).toEqual([{ field: 'fields.name', message: 'is required' }])

@@ -15,12 +15,12 @@ describe.each(await targets())('special actions on %s', (target) => {
 
   describe('lead conversion', () => {
     it('creates account, contact and opportunity and marks the lead converted', async () => {
-      const lead = await createVia(admin, 'lead', { first_name: 'Ada', last_name: 'Lovelace', company: 'Analytical Engines', email: 'ada@ae.test', source: 'web' })
+      const lead = await createVia(admin, 'lead', { first_name: 'Ada', last_name: 'Lovelace', company: 'Analytical Engines', email: 'ada@ae.test', source: 'Web' })
       const res = await admin.request({ method: 'POST', url: `/api/v1/leads/${lead.id}/convert`, payload: { create_opportunity: true } })
       expect(res.statusCode).toBe(200)
       const r = json(res)
       expect(r.account.name).toBe('Analytical Engines')
-      expect(r.contact).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@ae.test', account_id: r.account.id, lead_source: 'web' })
+      expect(r.contact).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@ae.test', account_id: r.account.id, lead_source: 'Web' })
       expect(r.opportunity).toMatchObject({ account_id: r.account.id, stage: 'prospecting' })
       expect(r.lead).toMatchObject({
         status: 'converted',

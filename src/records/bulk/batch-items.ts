@@ -16,6 +16,7 @@ import { createBodySchema, patchBodySchema, schemaName } from '../record.schemas
 import { toRowValues } from '../record.service.ts'
 import { customFieldErrors, settledCustomFields } from '../custom-fields/custom-field-values.ts'
 import type { CustomFieldDefinition } from '../custom-fields/definition.ts'
+import { picklistErrors } from '../picklists/standard-picklists.ts'
 
 export const BATCH_OPERATIONS = ['create', 'update', 'upsert', 'delete'] as const
 export type BatchOperation = (typeof BATCH_OPERATIONS)[number]
@@ -67,8 +68,16 @@ export function batchInvalid(errors: FieldError[]): ValidationFailed {
 }
 
 /** `defs`: the organization's custom field definitions of the kind (an upsert item is a create body, so it names the required ones). */
-export function checkItems(kind: RecordKind, operation: BatchOperation, items: readonly unknown[], auth: AuthContext, defs: readonly CustomFieldDefinition[], caseId?: string): CheckedItem[] {
-  const { checked, errors } = checkEachItem(kind, operation, items, auth, defs, caseId)
+export function checkItems(
+  kind: RecordKind,
+  operation: BatchOperation,
+  items: readonly unknown[],
+  auth: AuthContext,
+  defs: readonly CustomFieldDefinition[],
+  caseId?: string,
+  picklists: ReadonlyMap<string, readonly string[]> = new Map(),
+): CheckedItem[] {
+  const { checked, errors } = checkEachItem(kind, operation, items, auth, defs, caseId, picklists)
   if (errors.length > 0) throw batchInvalid(errors)
   return checked
 }
@@ -84,6 +93,8 @@ export function checkEachItem(
   auth: AuthContext,
   defs: readonly CustomFieldDefinition[],
   caseId?: string,
+  /** The standard picklists' options values are checked against; CSV rows pass none (imports keep outside values, docs/custom-fields.md). */
+  picklists: ReadonlyMap<string, readonly string[]> = new Map(),
 ): { checked: CheckedItem[]; errors: FieldError[] } {
   const validate = validatorFor(kind, operation)
   const rules = rulesFor(kind)
@@ -105,6 +116,11 @@ export function checkEachItem(
           return
         }
         values.customFields = settledCustomFields(defs, values.customFields)
+        const outside = picklistErrors(picklists, values.fields)
+        if (outside.length > 0) {
+          errors.push(...atIndex(index, outside))
+          return
+        }
       }
       if (operation === 'create' || operation === 'upsert') {
         // A comment written under a case belongs to that case, whatever else the item says.

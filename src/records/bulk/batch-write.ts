@@ -26,6 +26,7 @@ import { findExisting, missingReferences, takenSrcIds } from './batch-lookups.ts
 import { columnsOf, deleteRows, insertRows, updateRows, type BulkRow, type UpdateRow } from './bulk-sql.ts'
 import { sql } from 'kysely'
 import { withArticle } from '../record-labels.ts'
+import { picklistOptionsOf } from '../picklists/standard-picklists.ts'
 
 type Db = Kysely<DB>
 type Shown = Record<string, unknown> & { id: string }
@@ -58,7 +59,8 @@ export async function writeBatch(db: Db, writer: Writer, kind: RecordKind, opera
   const earlier = auth.receipt?.takeReplayed()
   if (earlier) return earlier.outcome as BatchResult
   const defs = operation === 'delete' ? [] : await selectDefinitions(db, auth.orgId, kind.name)
-  const checked = checkItems(kind, operation, items, auth, defs, options.caseId)
+  const picklists = operation === 'delete' ? new Map() : await picklistOptionsOf(db, auth.orgId, kind)
+  const checked = checkItems(kind, operation, items, auth, defs, options.caseId, picklists)
   for (let attempt = 1; ; attempt++) {
     try {
       return await inWriteTransaction(db, writer, async (tx) => {

@@ -1,4 +1,5 @@
 import { descriptionField, NAME, ownerField, PHONE, type RecordKind } from '../record-kind.ts'
+import { CASE_ORIGINS, CASE_TYPES } from './standard-picklists.ts'
 
 export const CASE_STATUSES = ['new', 'working', 'escalated', 'on_hold', 'closed'] as const
 export const CASE_PRIORITIES = ['low', 'medium', 'high', 'critical'] as const
@@ -18,8 +19,8 @@ export const caseKind: RecordKind = {
     descriptionField,
     { name: 'status', type: 'enum', label: 'Status', values: CASE_STATUSES, default: 'new', filter: true, sort: true },
     { name: 'priority', type: 'enum', label: 'Priority', values: CASE_PRIORITIES, default: 'medium', filter: true, sort: true },
-    { name: 'origin', type: 'string', label: 'Origin', maxLength: PHONE, filter: true },
-    { name: 'type', type: 'string', label: 'Type', maxLength: PHONE, filter: true },
+    { name: 'origin', type: 'string', label: 'Origin', maxLength: PHONE, filter: true, picklist: CASE_ORIGINS },
+    { name: 'type', type: 'string', label: 'Type', maxLength: PHONE, filter: true, picklist: CASE_TYPES },
     { name: 'account_id', type: 'ref', ref: 'account', label: 'Account', filter: true },
     { name: 'contact_id', type: 'ref', ref: 'contact', label: 'Contact', filter: true },
     { name: 'is_escalated', type: 'boolean', label: 'Escalated', readOnly: true, filter: true },

@@ -1,4 +1,5 @@
 import { addressFields, descriptionField, EMAIL_MAX, NAME, ownerField, PHONE, SHORT, type RecordKind } from '../record-kind.ts'
+import { LEAD_SOURCES } from './standard-picklists.ts'
 
 export const contactKind: RecordKind = {
   name: 'contact',
@@ -18,7 +19,7 @@ export const contactKind: RecordKind = {
     { name: 'department', type: 'string', label: 'Department', maxLength: SHORT },
     { name: 'account_id', type: 'ref', ref: 'account', label: 'Account', filter: true },
     ...addressFields('mailing', 'Mailing'),
-    { name: 'lead_source', type: 'string', label: 'Lead source', maxLength: SHORT },
+    { name: 'lead_source', type: 'string', label: 'Lead source', maxLength: SHORT, filter: true, picklist: LEAD_SOURCES },
     descriptionField,
     ownerField,
   ],

@@ -1,4 +1,5 @@
 import { descriptionField, EMAIL_MAX, NAME, ownerField, PHONE, SHORT, type RecordKind } from '../record-kind.ts'
+import { INDUSTRIES, LEAD_SOURCES, LEAD_RATINGS } from './standard-picklists.ts'
 
 export const LEAD_STATUSES = ['new', 'working', 'nurturing', 'qualified', 'unqualified', 'converted'] as const
 
@@ -19,9 +20,9 @@ export const leadKind: RecordKind = {
     { name: 'title', type: 'string', label: 'Title', maxLength: NAME },
     // `converted` is reached only through POST /leads/{id}/convert (lead.service.ts checks it).
     { name: 'status', type: 'enum', label: 'Status', values: LEAD_STATUSES, default: 'new', filter: true, sort: true },
-    { name: 'source', type: 'string', label: 'Source', maxLength: SHORT, filter: true },
-    { name: 'rating', type: 'string', label: 'Rating', maxLength: PHONE },
-    { name: 'industry', type: 'string', label: 'Industry', maxLength: SHORT },
+    { name: 'source', type: 'string', label: 'Source', maxLength: SHORT, filter: true, picklist: LEAD_SOURCES },
+    { name: 'rating', type: 'string', label: 'Rating', maxLength: PHONE, filter: true, picklist: LEAD_RATINGS },
+    { name: 'industry', type: 'string', label: 'Industry', maxLength: SHORT, filter: true, picklist: INDUSTRIES },
     descriptionField,
     { name: 'converted_at', type: 'datetime', label: 'Converted at', readOnly: true },
     { name: 'converted_account_id', type: 'ref', ref: 'account', label: 'Converted account', readOnly: true },

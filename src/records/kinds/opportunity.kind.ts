@@ -1,4 +1,5 @@
 import { descriptionField, NAME, ownerField, SHORT, type RecordKind } from '../record-kind.ts'
+import { OPPORTUNITY_TYPES, LEAD_SOURCES } from './standard-picklists.ts'
 
 export const OPPORTUNITY_STAGES = [
   'prospecting',
@@ -26,8 +27,8 @@ export const opportunityKind: RecordKind = {
     { name: 'currency', type: 'string', label: 'Currency', maxLength: 3, default: 'USD' },
     { name: 'probability', type: 'integer', label: 'Probability (%)', min: 0, max: 100 },
     { name: 'close_date', type: 'date', label: 'Close date', sort: true },
-    { name: 'type', type: 'string', label: 'Type', maxLength: SHORT, filter: true },
-    { name: 'lead_source', type: 'string', label: 'Lead source', maxLength: SHORT },
+    { name: 'type', type: 'string', label: 'Type', maxLength: SHORT, filter: true, picklist: OPPORTUNITY_TYPES },
+    { name: 'lead_source', type: 'string', label: 'Lead source', maxLength: SHORT, filter: true, picklist: LEAD_SOURCES },
     { name: 'next_step', type: 'string', label: 'Next step', maxLength: NAME },
     descriptionField,
     ownerField,

@@ -11,7 +11,7 @@ import { findRecordJson, updateRecord, type Executor } from '../record.repositor
 import { createRecord, type RecordChange } from '../record.service.ts'
 
 /** A conversion copies the lead's fields; required custom fields of the new records are asked for when someone next edits them (docs/custom-fields.md). */
-const CONVERTED = { skipRequiredCustomFields: true }
+const CONVERTED = { skipRequiredCustomFields: true, copiedValues: true }
 
 export interface ConvertLeadInput {
   account_id?: string

@@ -9,6 +9,8 @@ import type { TypedRoutes } from '../../http/type-provider.ts'
 import { readScopes } from '../record-access.ts'
 import { opportunityKind } from '../kinds/index.ts'
 import { pipelineSummary } from './pipeline.ts'
+import { countQuerySchema } from '../record.schemas.ts'
+import { listOptionsOf } from '../record-query.ts'
 
 const amountSchema = {
   title: 'PipelineAmount',
@@ -44,7 +46,7 @@ export const pipelineSchema = {
   required: ['stages', 'total_count', 'amounts_visible'],
 } as const
 
-const errors = { 401: problemSchema, 403: problemSchema }
+const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema }
 
 export async function pipelineRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypedRoutes>()
@@ -57,10 +59,15 @@ export async function pipelineRoutes(fastify: FastifyInstance): Promise<void> {
         summary: 'Pipeline by stage',
         description:
           'Opportunity count per stage, and with erp:read the amount totals per stage and currency. Without erp:read the amounts are null (amounts_visible: false), as amounts read elsewhere.',
+        // The board's views narrow it with the opportunity list's filters (docs/views.md).
+        querystring: countQuerySchema(opportunityKind),
         response: { 200: pipelineSchema, ...errors },
       },
       onRequest: requireScopes(...readScopes(opportunityKind)),
     },
-    async (request) => pipelineSummary(app.db, request.auth!),
+    async (request) => {
+      const query = request.query as Record<string, unknown>
+      return pipelineSummary(app.db, request.auth!, Object.keys(query).length > 0 ? listOptionsOf(opportunityKind, query) : undefined)
+    },
   )
 }

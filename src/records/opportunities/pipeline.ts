@@ -3,9 +3,13 @@
  * currencies do not add up), for one organization, served by the (org_id, stage, id) index.
  * Totals are amounts, so a caller who may not read amounts gets counts only (record-access.ts).
  */
-import { sql } from 'kysely'
+import { CompiledQuery } from 'kysely'
 import type { AuthContext } from '../../shared/auth-context.ts'
-import { assertMayRead, hiddenFields } from '../record-access.ts'
+import { assertMayRead, assertMayUseFields, hiddenFields } from '../record-access.ts'
+import { resolveCustomFilters } from '../custom-fields/custom-filters.ts'
+import { listConditions } from '../list-sql.ts'
+import { bind, type ListOptions } from '../record.repository.ts'
+import { fieldsUsed } from '../record-query.ts'
 import { opportunityKind } from '../kinds/index.ts'
 import { OPPORTUNITY_STAGES } from '../kinds/opportunity.kind.ts'
 import type { Executor } from '../record.repository.ts'
@@ -24,14 +28,21 @@ export interface Pipeline {
   amountsVisible: boolean
 }
 
-export async function pipelineByStage(executor: Executor, auth: AuthContext): Promise<Pipeline> {
+/** Without filters, the whole pipeline; with them (a board's view), the opportunities the list would show with those filters. */
+export async function pipelineByStage(executor: Executor, auth: AuthContext, filters?: Omit<ListOptions, 'limit'>): Promise<Pipeline> {
   assertMayRead(opportunityKind, auth)
   const amountsVisible = !hiddenFields(opportunityKind, auth).includes('amount')
-  const orgId = auth.orgId
-  const res = await sql<StageRow>`
-    SELECT stage, currency, count(*)::int AS count, sum(amount)::text AS total
-    FROM opportunities WHERE org_id = ${orgId}
-    GROUP BY stage, currency ORDER BY stage, currency`.execute(executor)
+  const params: unknown[] = [auth.orgId]
+  let where = 'r.org_id = $1'
+  if (filters) {
+    assertMayUseFields(opportunityKind, auth, fieldsUsed(filters))
+    const conditions = listConditions(opportunityKind, await resolveCustomFilters(executor, auth.orgId, opportunityKind, filters), bind(params))
+    if (filters.ids) conditions.push(`r.id = ANY(${bind(params)([...new Set(filters.ids)], 'uuid[]')})`)
+    where = conditions.join(' AND ')
+  }
+  const text = `SELECT r.stage, r.currency, count(*)::int AS count, sum(r.amount)::text AS total
+    FROM opportunities r WHERE ${where} GROUP BY r.stage, r.currency ORDER BY r.stage, r.currency`
+  const res = await executor.executeQuery<StageRow>(CompiledQuery.raw(text, params))
   return { rows: res.rows.map((r) => ({ ...r, count: Number(r.count), total: amountsVisible ? r.total : null })), amountsVisible }
 }
 
@@ -53,8 +64,8 @@ export interface PipelineSummary {
  * ones too, so a board has all its columns), then any other stage values found (imported data,
  * null), each with its count and, when the caller may read amounts, its totals per currency.
  */
-export async function pipelineSummary(executor: Executor, auth: AuthContext): Promise<PipelineSummary> {
-  const { rows, amountsVisible } = await pipelineByStage(executor, auth)
+export async function pipelineSummary(executor: Executor, auth: AuthContext, filters?: Omit<ListOptions, 'limit'>): Promise<PipelineSummary> {
+  const { rows, amountsVisible } = await pipelineByStage(executor, auth, filters)
   const known: (string | null)[] = [...OPPORTUNITY_STAGES]
   const order = [...known, ...new Set(rows.map((r) => r.stage).filter((s) => !known.includes(s)))]
   const stages = order.map((stage) => {

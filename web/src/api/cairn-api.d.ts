@@ -69,26 +69,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/accounts/{id}/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the history of an account
-         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
-         */
-        get: operations["listAccountHistory"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/accounts/batch": {
         parameters: {
             query?: never;
@@ -178,7 +158,7 @@ export interface paths {
         };
         /**
          * Export accounts as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportAccountsCsv"];
         put?: never;
@@ -230,26 +210,6 @@ export interface paths {
          * @description Only the fields sent change; null clears a field.
          */
         patch: operations["updateActivity"];
-        trace?: never;
-    };
-    "/api/v1/activities/{id}/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the history of an activity
-         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
-         */
-        get: operations["listActivityHistory"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/api/v1/activities/batch": {
@@ -341,7 +301,7 @@ export interface paths {
         };
         /**
          * Export activities as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportActivitiesCsv"];
         put?: never;
@@ -372,26 +332,6 @@ export interface paths {
          * @description Only the fields sent change; null clears a field.
          */
         patch: operations["updateCaseComment"];
-        trace?: never;
-    };
-    "/api/v1/case-comments/{id}/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the history of a case comment
-         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
-         */
-        get: operations["listCaseCommentHistory"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/api/v1/case-comments/deleted": {
@@ -558,26 +498,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/cases/{id}/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the history of a case
-         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
-         */
-        get: operations["listCaseHistory"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/cases/batch": {
         parameters: {
             query?: never;
@@ -667,7 +587,7 @@ export interface paths {
         };
         /**
          * Export cases as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportCasesCsv"];
         put?: never;
@@ -733,26 +653,6 @@ export interface paths {
          * @description The record's change events from the journal, newest first, kept for the retention period (EVENT_RETENTION_DAYS, default 30); a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
          */
         get: operations["listContactEvents"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/contacts/{id}/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the history of a contact
-         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
-         */
-        get: operations["listContactHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -850,7 +750,7 @@ export interface paths {
         };
         /**
          * Export contacts as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportContactsCsv"];
         put?: never;
@@ -1016,26 +916,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/imports/last-mapping": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The mapping of your last import of a kind
-         * @description The column -> field mapping of the last import of this kind the caller started in the organization (`mapping: null` when there is none). The app proposes it again for the columns a new file shares with it; `POST /imports` without a mapping still proposes from the header alone.
-         */
-        get: operations["getLastImportMapping"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/invitations": {
         parameters: {
             query?: never;
@@ -1154,26 +1034,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/leads/{id}/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the history of a lead
-         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
-         */
-        get: operations["listLeadHistory"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/leads/batch": {
         parameters: {
             query?: never;
@@ -1263,7 +1123,7 @@ export interface paths {
         };
         /**
          * Export leads as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportLeadsCsv"];
         put?: never;
@@ -1577,67 +1437,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/operations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List recent operations
-         * @description Requests, batches, CSV import runs, MCP tool calls, migration runs and reverts that changed records, newest first, with who made them, their counts and the kinds they touched. Filter by `client_id` to see what one API client changed (with `since`, in the last day).
-         */
-        get: operations["listOperations"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/operations/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Get an operation */
-        get: operations["getOperation"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/operations/{id}/revert": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get an operation's revert
-         * @description The status of the operation's revert: its progress and conflicts. 404 when the operation was never reverted.
-         */
-        get: operations["getOperationRevert"];
-        put?: never;
-        /**
-         * Revert an operation
-         * @description Undoes every change of the operation: a created record is deleted, a deleted one restored with its id, a changed field set back, only where nobody changed it since (conflicts are reported per record and left alone unless `force`). The revert is an operation itself (it can be reverted) and emits the ordinary events. Small reverts finish before the answer; large ones run in the background (poll `GET` on this path). Repeating the request answers the same revert. Administrators may revert any operation; members only their own.
-         */
-        post: operations["revertOperation"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/opportunities": {
         parameters: {
             query?: never;
@@ -1693,26 +1492,6 @@ export interface paths {
          * @description The record's change events from the journal, newest first, kept for the retention period (EVENT_RETENTION_DAYS, default 30); a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
          */
         get: operations["listOpportunityEvents"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/opportunities/{id}/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the history of an opportunity
-         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
-         */
-        get: operations["listOpportunityHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1810,7 +1589,7 @@ export interface paths {
         };
         /**
          * Export opportunities as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportOpportunitiesCsv"];
         put?: never;
@@ -1836,6 +1615,42 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/picklists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the standard picklists of the organization and their options */
+        get: operations["listPicklists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/picklists/{kind}/{field}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a standard picklist, with the values records hold outside its options */
+        get: operations["getPicklist"];
+        /** Replace a standard picklist's options (administrators); records keep their values */
+        put: operations["setPicklistOptions"];
+        post?: never;
+        /** Put a standard picklist back to its starting options (administrators) */
+        delete: operations["resetPicklist"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1882,26 +1697,6 @@ export interface paths {
          * @description Only the fields sent change; null clears a field.
          */
         patch: operations["updateProduct"];
-        trace?: never;
-    };
-    "/api/v1/products/{id}/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the history of a product
-         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
-         */
-        get: operations["listProductHistory"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/api/v1/products/batch": {
@@ -1993,89 +1788,9 @@ export interface paths {
         };
         /**
          * Export products as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportProductsCsv"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/reports/activities": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Activities per owner
-         * @description Activities created in the period, per owner: how many of each kind, and how many are completed.
-         */
-        get: operations["getActivitiesReport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/reports/cases": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Cases opened and closed by week and priority
-         * @description Cases opened (created) and closed in the period, per ISO week (every week listed, by its Monday) and per priority.
-         */
-        get: operations["getCasesReport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/reports/pipeline": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Pipeline by stage and owner
-         * @description Opportunities whose close date is in the period, per stage (pipeline order, every stage listed) and owner: count and, with erp:read, amount per currency.
-         */
-        get: operations["getPipelineReport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/reports/won-lost": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Won and lost opportunities by month
-         * @description Opportunities closed won and closed lost, by the month of their close date (every month of the period listed): count and, with erp:read, amount per currency.
-         */
-        get: operations["getWonLostReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2137,6 +1852,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your saved views and the organization's shared ones */
+        get: operations["listViews"];
+        put?: never;
+        /** Save a view of a list or of the pipeline board */
+        post: operations["createView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/views/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a saved view */
+        get: operations["getView"];
+        put?: never;
+        post?: never;
+        /** Delete a saved view (its owner; an administrator for shared views) */
+        delete: operations["deleteView"];
+        options?: never;
+        head?: never;
+        /** Change a saved view (its owner; an administrator for shared views) */
+        patch: operations["updateView"];
         trace?: never;
     };
     "/api/v1/webhooks": {
@@ -2600,31 +2352,6 @@ export interface components {
         ActiveOrganization: {
             /** Format: uuid */
             organization_id: string;
-        };
-        /** ActivitiesReport */
-        ActivitiesReport: {
-            by_owner: {
-                by_kind: {
-                    [key: string]: number;
-                };
-                completed: number;
-                /** Format: uuid */
-                owner_id: string | null;
-                total: number;
-            }[];
-            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
-            owners: {
-                email: string;
-                /** Format: uuid */
-                id: string;
-                name: string;
-            }[];
-            period: {
-                /** Format: date */
-                from: string;
-                /** Format: date */
-                to: string;
-            };
         };
         /** Activity */
         Activity: {
@@ -3398,33 +3125,6 @@ export interface components {
             /** Format: uuid */
             next_cursor: string | null;
         };
-        /** CasesReport */
-        CasesReport: {
-            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
-            owners: {
-                email: string;
-                /** Format: uuid */
-                id: string;
-                name: string;
-            }[];
-            period: {
-                /** Format: date */
-                from: string;
-                /** Format: date */
-                to: string;
-            };
-            priorities: {
-                closed: number;
-                opened: number;
-                priority: string | null;
-            }[];
-            weeks: {
-                closed: number;
-                opened: number;
-                /** Format: date */
-                week: string;
-            }[];
-        };
         /** CaseUpdate */
         CaseUpdate: {
             /**
@@ -4110,51 +3810,6 @@ export interface components {
             /** @description Event type, e.g. `opportunity.stage_changed`. */
             type: string;
         };
-        /** HistoryActor */
-        HistoryActor: {
-            /**
-             * @description The door the change came in by.
-             * @enum {string}
-             */
-            channel: "app" | "api" | "mcp" | "import" | "migration" | "system";
-            /** @description The API client whose token was used (null in the app). */
-            client: {
-                id: string;
-                name: string;
-            } | null;
-            /** @description The person who made the change (null for the service itself). */
-            user: {
-                email: string;
-                /** Format: uuid */
-                id: string;
-                name: string;
-            } | null;
-        };
-        /** HistoryEntry */
-        HistoryEntry: {
-            /** @enum {string} */
-            action: "created" | "updated" | "deleted" | "restored" | "converted" | "escalated";
-            actor: components["schemas"]["HistoryActor"];
-            /** Format: date-time */
-            at: string;
-            /** @description Each changed field's old and new value; a create's values (none for a bulk create), a delete's last values. Fields the caller may not read are left out. */
-            changes: {
-                field: string;
-                label: string;
-                new: unknown;
-                old: unknown;
-            }[];
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            operation_id: string;
-        };
-        /** HistoryPage */
-        HistoryPage: {
-            data: components["schemas"]["HistoryEntry"][];
-            has_more: boolean;
-            next_cursor: string | null;
-        };
         /** Import */
         Import: {
             /** @description Records created. */
@@ -4271,18 +3926,6 @@ export interface components {
             data: components["schemas"]["Invitation"][];
             has_more: boolean;
             next_cursor: string | null;
-        };
-        /** LastImportMapping */
-        LastImportMapping: {
-            /** Format: date-time */
-            created_at: string | null;
-            /** Format: uuid */
-            import_id: string | null;
-            kind: string;
-            /** @description Column -> field (null: the column was left out); null when the caller has not imported this kind. */
-            mapping: {
-                [key: string]: string | null;
-            } | null;
         };
         /** Lead */
         Lead: {
@@ -4895,36 +4538,6 @@ export interface components {
         OpenApiDocument: {
             [key: string]: unknown;
         };
-        /** Operation */
-        Operation: {
-            actor: components["schemas"]["HistoryActor"];
-            /** @enum {string} */
-            channel: "app" | "api" | "mcp" | "import" | "migration" | "system";
-            counts: {
-                created: number;
-                deleted: number;
-                restored: number;
-                updated: number;
-            };
-            /** Format: date-time */
-            ended_at: string;
-            /** Format: uuid */
-            id: string;
-            kinds: string[];
-            revert: components["schemas"]["RevertStatus"] | null;
-            /** Format: uuid */
-            reverted_by: string | null;
-            /** Format: uuid */
-            reverts: string | null;
-            /** Format: date-time */
-            started_at: string;
-        };
-        /** OperationPage */
-        OperationPage: {
-            data: components["schemas"]["Operation"][];
-            has_more: boolean;
-            next_cursor: string | null;
-        };
         /** Opportunity */
         Opportunity: {
             /**
@@ -5236,42 +4849,6 @@ export interface components {
             /** @description Exact decimal sum of the amounts in this currency. */
             total: string;
         };
-        /** PipelineReport */
-        PipelineReport: {
-            amounts_visible: boolean;
-            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
-            owners: {
-                email: string;
-                /** Format: uuid */
-                id: string;
-                name: string;
-            }[];
-            period: {
-                /** Format: date */
-                from: string;
-                /** Format: date */
-                to: string;
-            };
-            stages: {
-                /** @description Exact decimal totals per currency; null without the erp:read scope. */
-                amounts: {
-                    currency: string | null;
-                    total: string;
-                }[] | null;
-                by_owner: {
-                    /** @description Exact decimal totals per currency; null without the erp:read scope. */
-                    amounts: {
-                        currency: string | null;
-                        total: string;
-                    }[] | null;
-                    count: number;
-                    /** Format: uuid */
-                    owner_id: string | null;
-                }[];
-                count: number;
-                stage: string | null;
-            }[];
-        };
         /** PipelineStage */
         PipelineStage: {
             /** @description Totals per currency; null without the erp:read scope. */
@@ -5463,31 +5040,69 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** RevertStatus */
-        RevertStatus: {
-            conflicts: {
-                field?: string;
-                kind: string;
-                /** @enum {string} */
-                reason: "changed_since" | "deleted_since" | "id_in_use" | "reference_gone";
-                /** Format: uuid */
-                record_id: string;
-            }[];
-            /**
-             * Format: uuid
-             * @description The revert's own operation id (a revert can itself be reverted).
-             */
-            operation_id: string;
-            progress: {
-                done: number;
-                total: number;
+        /** SavedView */
+        SavedView: {
+            columns: string[];
+            /** Format: date-time */
+            created_at: string;
+            filters: {
+                [key: string]: string;
             };
-            /** @description Records the revert changed. */
-            reverted: number;
             /** Format: uuid */
-            reverts: string;
+            id: string;
             /** @enum {string} */
-            state: "running" | "succeeded" | "failed";
+            kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case" | "activity" | "pipeline";
+            /** @description True when the caller owns the view (and may change it). */
+            mine: boolean;
+            name: string;
+            /** Format: uuid */
+            owner_user_id: string;
+            shared: boolean;
+            sort: string | null;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** SavedViewCreate */
+        SavedViewCreate: {
+            /** @description The columns in order after the title: built-in field names of the kind, and `custom_fields.<name>` for custom fields. Empty: the kind's default columns. */
+            columns?: string[];
+            /** @description The list's filters as its query parameters, values as text: `{"stage[in]": "proposal,negotiation", "amount[gte]": "50000", "custom_fields.tier": "Gold"}`. Checked against the kind's list parameters (the pipeline: the opportunity list's). */
+            filters?: {
+                [key: string]: string;
+            };
+            /**
+             * @description The list the view is of: a kind's name (`account`), or `pipeline`.
+             * @enum {string}
+             */
+            kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case" | "activity" | "pipeline";
+            /** @description What people see in the view switcher; 1-120 characters. */
+            name: string;
+            /** @description Shared with everyone in the organization (default false: only its owner sees it). */
+            shared?: boolean;
+            /** @description The list's `sort` (`name`, `-amount`), or null for the kind's default order. Always null on the pipeline. */
+            sort?: string | null;
+        };
+        /** SavedViewList */
+        SavedViewList: {
+            data: components["schemas"]["SavedView"][];
+        };
+        /**
+         * SavedViewUpdate
+         * @description The fields to change; `kind` never changes.
+         */
+        SavedViewUpdate: {
+            /** @description The columns in order after the title: built-in field names of the kind, and `custom_fields.<name>` for custom fields. Empty: the kind's default columns. */
+            columns?: string[];
+            /** @description The list's filters as its query parameters, values as text: `{"stage[in]": "proposal,negotiation", "amount[gte]": "50000", "custom_fields.tier": "Gold"}`. Checked against the kind's list parameters (the pipeline: the opportunity list's). */
+            filters?: {
+                [key: string]: string;
+            };
+            /** @description What people see in the view switcher; 1-120 characters. */
+            name?: string;
+            /** @description Shared with everyone in the organization (default false: only its owner sees it). */
+            shared?: boolean;
+            /** @description The list's `sort` (`name`, `-amount`), or null for the kind's default order. Always null on the pipeline. */
+            sort?: string | null;
         };
         /** SearchHit */
         SearchHit: {
@@ -5504,6 +5119,48 @@ export interface components {
         /** SearchResults */
         SearchResults: {
             data: components["schemas"]["SearchHit"][];
+        };
+        /** StandardPicklist */
+        StandardPicklist: {
+            /** @description False while the organization uses the field's starting options. */
+            customized: boolean;
+            /** @description The built-in field (`industry`, `source`, ...). */
+            field: string;
+            /** @enum {string} */
+            kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case";
+            label: string;
+            /** @description The values writes may send, in display order. */
+            options: string[];
+            /** Format: date-time */
+            updated_at: string | null;
+        };
+        /** StandardPicklistDetail */
+        StandardPicklistDetail: {
+            /** @description False while the organization uses the field's starting options. */
+            customized: boolean;
+            /** @description The built-in field (`industry`, `source`, ...). */
+            field: string;
+            /** @enum {string} */
+            kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case";
+            label: string;
+            /** @description The values writes may send, in display order. */
+            options: string[];
+            /** Format: date-time */
+            updated_at: string | null;
+            /** @description Values records hold that are not options (imported data, options removed since), most used first, at most 100. */
+            values_outside_options: {
+                records: number;
+                value: string;
+            }[];
+        };
+        /** StandardPicklistList */
+        StandardPicklistList: {
+            data: components["schemas"]["StandardPicklist"][];
+        };
+        /** StandardPicklistOptions */
+        StandardPicklistOptions: {
+            /** @description The options in display order: 1-200 distinct, non-blank values without commas. Records holding a value removed here keep it. */
+            options: string[];
         };
         /** Tombstone */
         Tombstone: {
@@ -5775,42 +5432,6 @@ export interface components {
             updated_at: string;
             url: string;
         };
-        /** WonLostReport */
-        WonLostReport: {
-            amounts_visible: boolean;
-            months: {
-                lost: number;
-                /** @description Exact decimal totals per currency; null without the erp:read scope. */
-                lost_amounts: {
-                    currency: string | null;
-                    total: string;
-                }[] | null;
-                /**
-                 * Format: date
-                 * @description First day of the month.
-                 */
-                month: string;
-                won: number;
-                /** @description Exact decimal totals per currency; null without the erp:read scope. */
-                won_amounts: {
-                    currency: string | null;
-                    total: string;
-                }[] | null;
-            }[];
-            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
-            owners: {
-                email: string;
-                /** Format: uuid */
-                id: string;
-                name: string;
-            }[];
-            period: {
-                /** Format: date */
-                from: string;
-                /** Format: date */
-                to: string;
-            };
-        };
     };
     responses: never;
     parameters: {
@@ -5867,6 +5488,8 @@ export interface operations {
                 ids?: string;
                 /** @description Industry */
                 industry?: string;
+                /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "industry[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
@@ -5879,6 +5502,8 @@ export interface operations {
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "annual_revenue" | "-annual_revenue";
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -6446,89 +6071,6 @@ export interface operations {
             };
         };
     };
-    listAccountHistory: {
-        parameters: {
-            query?: {
-                /** @description The next_cursor of the previous page (the id of its last record). */
-                cursor?: string;
-                /** @description Records per page, 1-200. */
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HistoryPage"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     batchAccounts: {
         parameters: {
             query?: never;
@@ -6792,6 +6334,8 @@ export interface operations {
                 ids?: string;
                 /** @description Industry */
                 industry?: string;
+                /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "industry[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Parent account; id of a account of the same organization */
@@ -6800,6 +6344,8 @@ export interface operations {
                 q?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -7002,6 +6548,8 @@ export interface operations {
                 ids?: string;
                 /** @description Industry */
                 industry?: string;
+                /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "industry[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
@@ -7014,6 +6562,8 @@ export interface operations {
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "name" | "-name" | "annual_revenue" | "-annual_revenue";
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -7617,89 +7167,6 @@ export interface operations {
             };
             /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
             422: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    listActivityHistory: {
-        parameters: {
-            query?: {
-                /** @description The next_cursor of the previous page (the id of its last record). */
-                cursor?: string;
-                /** @description Records per page, 1-200. */
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HistoryPage"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -8617,89 +8084,6 @@ export interface operations {
             };
         };
     };
-    listCaseCommentHistory: {
-        parameters: {
-            query?: {
-                /** @description The next_cursor of the previous page (the id of its last record). */
-                cursor?: string;
-                /** @description Records per page, 1-200. */
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HistoryPage"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     listDeletedCaseComments: {
         parameters: {
             query?: {
@@ -8834,6 +8218,8 @@ export interface operations {
                 limit?: number;
                 /** @description Origin */
                 origin?: string;
+                /** @description Origin is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "origin[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Priority; "medium" when omitted on create; never null */
@@ -8850,6 +8236,8 @@ export interface operations {
                 "status[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -9955,89 +9343,6 @@ export interface operations {
             };
         };
     };
-    listCaseHistory: {
-        parameters: {
-            query?: {
-                /** @description The next_cursor of the previous page (the id of its last record). */
-                cursor?: string;
-                /** @description Records per page, 1-200. */
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HistoryPage"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     batchCases: {
         parameters: {
             query?: never;
@@ -10315,6 +9620,8 @@ export interface operations {
                 is_escalated?: boolean;
                 /** @description Origin */
                 origin?: string;
+                /** @description Origin is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "origin[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Priority; "medium" when omitted on create; never null */
@@ -10329,6 +9636,8 @@ export interface operations {
                 "status[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -10547,6 +9856,8 @@ export interface operations {
                 limit?: number;
                 /** @description Origin */
                 origin?: string;
+                /** @description Origin is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "origin[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Priority; "medium" when omitted on create; never null */
@@ -10563,6 +9874,8 @@ export interface operations {
                 "status[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -10655,6 +9968,10 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
@@ -11230,89 +10547,6 @@ export interface operations {
             };
         };
     };
-    listContactHistory: {
-        parameters: {
-            query?: {
-                /** @description The next_cursor of the previous page (the id of its last record). */
-                cursor?: string;
-                /** @description Records per page, 1-200. */
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HistoryPage"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     batchContacts: {
         parameters: {
             query?: never;
@@ -11560,6 +10794,10 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name; at the start of email or of its domain. */
@@ -11750,6 +10988,10 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
@@ -12911,84 +12153,6 @@ export interface operations {
             };
         };
     };
-    getLastImportMapping: {
-        parameters: {
-            query: {
-                kind: "accounts" | "contacts" | "opportunities" | "leads" | "products" | "cases" | "activities";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LastImportMapping"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     listInvitations: {
         parameters: {
             query?: {
@@ -13307,16 +12471,26 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Industry */
+                industry?: string;
+                /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "industry[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
+                /** @description Rating */
+                rating?: string;
+                /** @description Rating is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "rating[in]"?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name" | "company" | "-company" | "status" | "-status";
                 /** @description Source */
                 source?: string;
+                /** @description Source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "source[in]"?: string;
                 /** @description Status; "new" when omitted on create; never null */
                 status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
                 /** @description Status is one of these, 1-50 comma-separated values of: new, working, nurturing, qualified, unqualified, converted. */
@@ -13998,89 +13172,6 @@ export interface operations {
             };
         };
     };
-    listLeadHistory: {
-        parameters: {
-            query?: {
-                /** @description The next_cursor of the previous page (the id of its last record). */
-                cursor?: string;
-                /** @description Records per page, 1-200. */
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HistoryPage"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     batchLeads: {
         parameters: {
             query?: never;
@@ -14334,12 +13425,22 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Industry */
+                industry?: string;
+                /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "industry[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
+                /** @description Rating */
+                rating?: string;
+                /** @description Rating is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "rating[in]"?: string;
                 /** @description Source */
                 source?: string;
+                /** @description Source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "source[in]"?: string;
                 /** @description Status; "new" when omitted on create; never null */
                 status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
                 /** @description Status is one of these, 1-50 comma-separated values of: new, working, nurturing, qualified, unqualified, converted. */
@@ -14536,16 +13637,26 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Industry */
+                industry?: string;
+                /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "industry[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
+                /** @description Rating */
+                rating?: string;
+                /** @description Rating is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "rating[in]"?: string;
                 /** @description Order of the list: a field, ascending, or -field, descending; NULLs last either way, the id breaking ties. Default: -created_at. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at" | "last_name" | "-last_name" | "company" | "-company" | "status" | "-status";
                 /** @description Source */
                 source?: string;
+                /** @description Source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "source[in]"?: string;
                 /** @description Status; "new" when omitted on create; never null */
                 status?: "new" | "working" | "nurturing" | "qualified" | "unqualified" | "converted";
                 /** @description Status is one of these, 1-50 comma-separated values of: new, working, nurturing, qualified, unqualified, converted. */
@@ -16088,370 +15199,6 @@ export interface operations {
             };
         };
     };
-    listOperations: {
-        parameters: {
-            query?: {
-                channel?: "app" | "api" | "mcp" | "import" | "migration" | "system";
-                /** @description Only this API client's operations. */
-                client_id?: string;
-                /** @description The next_cursor of the previous page. */
-                cursor?: string;
-                /** @description Operations per page, 1-200. */
-                limit?: number;
-                /** @description Only operations that wrote at or after this time (e.g. the last day). */
-                since?: string;
-                /** @description Only this person's operations. */
-                user_id?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OperationPage"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getOperation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Operation"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getOperationRevert: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RevertStatus"];
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    revertOperation: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description Undo also what was changed since the operation (by default such changes are left alone and reported as conflicts).
-                     * @default false
-                     */
-                    force?: boolean;
-                } | null;
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            202: {
-                headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["RevertStatus"];
-                    };
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
-            409: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
-            422: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     listOpportunities: {
         parameters: {
             query?: {
@@ -16485,6 +15232,10 @@ export interface operations {
                 cursor?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
@@ -16507,6 +15258,8 @@ export interface operations {
                 "stage[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -17074,89 +15827,6 @@ export interface operations {
             };
         };
     };
-    listOpportunityHistory: {
-        parameters: {
-            query?: {
-                /** @description The next_cursor of the previous page (the id of its last record). */
-                cursor?: string;
-                /** @description Records per page, 1-200. */
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HistoryPage"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     batchOpportunities: {
         parameters: {
             query?: never;
@@ -17418,6 +16088,10 @@ export interface operations {
                 "created_at[lte]"?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
                 /** @description Owner; id of a member of the organization */
                 owner_id?: string;
                 /** @description Probability (%) */
@@ -17436,6 +16110,8 @@ export interface operations {
                 "stage[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -17636,6 +16312,10 @@ export interface operations {
                 cursor?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
                 /** @description Owner; id of a member of the organization */
@@ -17658,6 +16338,8 @@ export interface operations {
                 "stage[in]"?: string;
                 /** @description Type */
                 type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
                 /** @description Updated: RFC 3339. */
                 "updated_at[gt]"?: string;
                 /** @description Updated: RFC 3339. */
@@ -17733,7 +16415,70 @@ export interface operations {
     };
     getPipeline: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Account; id of a account of the same organization */
+                account_id?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[gt]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[gte]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[lt]"?: string;
+                /** @description Amount: an exact decimal such as 50000 or 1234.50. */
+                "amount[lte]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[gt]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[gte]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[lt]"?: string;
+                /** @description Close date: YYYY-MM-DD. */
+                "close_date[lte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[gte]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lt]"?: string;
+                /** @description Created: RFC 3339. */
+                "created_at[lte]"?: string;
+                /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
+                ids?: string;
+                /** @description Lead source */
+                lead_source?: string;
+                /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "lead_source[in]"?: string;
+                /** @description Owner; id of a member of the organization */
+                owner_id?: string;
+                /** @description Probability (%) */
+                "probability[gt]"?: number;
+                /** @description Probability (%) */
+                "probability[gte]"?: number;
+                /** @description Probability (%) */
+                "probability[lt]"?: number;
+                /** @description Probability (%) */
+                "probability[lte]"?: number;
+                /** @description Case-insensitive search: the text anywhere in name. */
+                q?: string;
+                /** @description Stage; "prospecting" when omitted on create; never null */
+                stage?: "prospecting" | "qualification" | "needs_analysis" | "proposal" | "negotiation" | "closed_won" | "closed_lost";
+                /** @description Stage is one of these, 1-50 comma-separated values of: prospecting, qualification, needs_analysis, proposal, negotiation, closed_won, closed_lost. */
+                "stage[in]"?: string;
+                /** @description Type */
+                type?: string;
+                /** @description Type is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "type[in]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[gte]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lt]"?: string;
+                /** @description Updated: RFC 3339. */
+                "updated_at[lte]"?: string;
+                /** @description Only records updated at or after this time. */
+                updated_since?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -17749,6 +16494,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details */
@@ -17779,7 +16535,385 @@ export interface operations {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPicklists: {
+        parameters: {
+            query?: {
+                /** @description Only the picklists of this kind. */
+                kind?: "account" | "contact" | "opportunity" | "lead" | "product" | "case";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardPicklistList"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPicklist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                field: string;
+                kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardPicklistDetail"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setPicklistOptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                field: string;
+                kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StandardPicklistOptions"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardPicklist"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resetPicklist: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                field: string;
+                kind: "account" | "contact" | "opportunity" | "lead" | "product" | "case";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StandardPicklist"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };
@@ -17800,6 +16934,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Family */
                 family?: string;
+                /** @description Family is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "family[in]"?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
                 /** @description Active; true when omitted on create; never null */
@@ -18302,89 +17438,6 @@ export interface operations {
             };
         };
     };
-    listProductHistory: {
-        parameters: {
-            query?: {
-                /** @description The next_cursor of the previous page (the id of its last record). */
-                cursor?: string;
-                /** @description Records per page, 1-200. */
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HistoryPage"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     batchProducts: {
         parameters: {
             query?: never;
@@ -18630,6 +17683,8 @@ export interface operations {
                 "created_at[lte]"?: string;
                 /** @description Family */
                 family?: string;
+                /** @description Family is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "family[in]"?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
                 /** @description Active; true when omitted on create; never null */
@@ -18828,6 +17883,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Family */
                 family?: string;
+                /** @description Family is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
+                "family[in]"?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
                 /** @description Active; true when omitted on create; never null */
@@ -18872,294 +17929,6 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getActivitiesReport: {
-        parameters: {
-            query?: {
-                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
-                from?: string;
-                /** @description Only the records this member owns. */
-                owner_id?: string;
-                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
-                to?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ActivitiesReport"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getCasesReport: {
-        parameters: {
-            query?: {
-                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
-                from?: string;
-                /** @description Only the records this member owns. */
-                owner_id?: string;
-                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
-                to?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CasesReport"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getPipelineReport: {
-        parameters: {
-            query?: {
-                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
-                from?: string;
-                /** @description Only the records this member owns. */
-                owner_id?: string;
-                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
-                to?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PipelineReport"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description RFC 9457 problem details */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
-            429: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getWonLostReport: {
-        parameters: {
-            query?: {
-                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
-                from?: string;
-                /** @description Only the records this member owns. */
-                owner_id?: string;
-                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
-                to?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WonLostReport"];
                 };
             };
             /** @description RFC 9457 problem details */
@@ -19483,6 +18252,486 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    listViews: {
+        parameters: {
+            query?: {
+                /** @description Only the views of this list. */
+                kind?: "account" | "contact" | "opportunity" | "lead" | "product" | "case" | "activity" | "pipeline";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedViewList"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createView: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewCreate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteView: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateView: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change; `kind` never changes. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SavedViewUpdate"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };

@@ -19,7 +19,7 @@ import {
 import { Alert, Badge, Button, EmptyState, Group, Paper, ScrollArea, Text } from '@mantine/core'
 import { IconAlertCircle, IconList, IconPlus, IconTargetArrow } from '@tabler/icons-react'
 import { useState } from 'react'
-import { Link } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { OPPORTUNITY_STAGES, opportunityKind } from '../../../../src/web-contracts.ts'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { PageHeader } from '../../components/PageHeader.tsx'
@@ -29,7 +29,10 @@ import { columnCoordinates } from './columnKeyboard.ts'
 import { CardContent } from './OpportunityCard.tsx'
 import { StageColumn } from './StageColumn.tsx'
 import { formatAmounts } from './stageTotals.ts'
-import { usePipelineSummary } from './usePipeline.ts'
+import { useBoardFilters, usePipelineSummary } from './usePipeline.ts'
+import { ViewSwitcher } from '../lists/ViewSwitcher.tsx'
+import { FieldFilters } from '../lists/FieldFilters.tsx'
+import { ActiveFilterChips } from '../records/ActiveFilterChips.tsx'
 import { useStageMove } from './useStageMove.ts'
 
 /** The pointer decides where a mouse drop lands; a keyboard drag has no pointer, so its card's box does. */
@@ -53,8 +56,17 @@ const announcements: Announcements = {
 }
 
 export function PipelineBoardPage() {
-  const summary = usePipelineSummary()
-  const { move, failure, dismiss } = useStageMove()
+  const filters = useBoardFilters()
+  const summary = usePipelineSummary(filters)
+  const { move, failure, dismiss } = useStageMove(filters)
+  const [params, setParams] = useSearchParams()
+  const narrowed = Object.keys(filters).length > 0
+  const setFilter = (name: string, value: string | null) => {
+    const next = new URLSearchParams(params)
+    if (value) next.set(name, value)
+    else next.delete(name)
+    setParams(next, { preventScrollReset: true })
+  }
   const [dragging, setDragging] = useState<CrmRecord | null>(null)
   const sensors = useSensors(
     // A few pixels of travel before a drag starts, so a click on the card's link is still a click.
@@ -96,7 +108,17 @@ export function PipelineBoardPage() {
           </>
         }
       />
-      {summary.data?.total_count === 0 && (
+      <Group gap="sm" mb="md" wrap="wrap">
+        <ViewSwitcher kind="pipeline" allLabel="Whole pipeline" withSort={false} />
+        <FieldFilters kind={opportunityKind} values={filters} onFilter={setFilter} />
+        {narrowed && (
+          <Button variant="subtle" color="gray" onClick={() => setParams(new URLSearchParams(params.get('view') ? { view: params.get('view')! } : {}))}>
+            Clear filters
+          </Button>
+        )}
+      </Group>
+      <ActiveFilterChips fields={opportunityKind.fields.filter((f) => f.filter)} values={filters} onRemove={(name) => setFilter(name, null)} />
+      {summary.data?.total_count === 0 && !narrowed && (
         <Paper withBorder radius="md" shadow="xs" mb="md">
           <EmptyState
             py={40}
@@ -126,7 +148,7 @@ export function PipelineBoardPage() {
       )}
       {summary.isError && <ErrorState title="Could not load the pipeline totals" error={summary.error} onRetry={() => void summary.refetch()} />}
       {/* Nothing to drag until there is an opportunity. */}
-      {summary.data?.total_count !== 0 && (
+      {(summary.data?.total_count !== 0 || narrowed) && (
         <DndContext sensors={sensors} collisionDetection={collision} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setDragging(null)} accessibility={{ announcements }}>
           {/* A scrollbar that is always there: on a narrower screen the closed columns are off to the right. */}
           <ScrollArea type="always" scrollbars="x" offsetScrollbars="x" pb="xs">

@@ -7,11 +7,11 @@ import { humanize } from '../../kinds.ts'
 import { formatCount } from '../records/useRecordCount.ts'
 import { OpportunityCard } from './OpportunityCard.tsx'
 import { formatAmounts, stageColor } from './stageTotals.ts'
-import { useStageColumn, type PipelineStage } from './usePipeline.ts'
+import { useBoardFilters, useStageColumn, type PipelineStage } from './usePipeline.ts'
 
 export function StageColumn({ stage, summary, movingId }: { stage: string; summary: PipelineStage | undefined; movingId: string | null }) {
   const { setNodeRef, isOver } = useDroppable({ id: stage })
-  const column = useStageColumn(stage)
+  const column = useStageColumn(stage, useBoardFilters())
   const cards = column.data?.pages.flatMap((p) => p.data) ?? []
   const color = stageColor(stage)
   return (

@@ -2,6 +2,7 @@
 import { Checkbox, Select, Textarea, TextInput } from '@mantine/core'
 import { humanize, type FieldDef } from '../../kinds.ts'
 import { ReferenceSelect } from './ReferenceSelect.tsx'
+import { PicklistSelect } from './PicklistSelect.tsx'
 
 export type FormValue = string | number | boolean
 
@@ -16,6 +17,8 @@ export function FormField({ field, value, onChange, error }: Props) {
   // aria-label keeps the accessible name exactly the field label (the visual asterisk is not part of it).
   const common = { label: field.label, withAsterisk: Boolean(field.required), error, name: field.name, 'aria-label': field.label, 'aria-required': field.required || undefined }
   const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value)
+  // A standard picklist (industry, lead source...): the organization's options, not free text.
+  if (field.picklist) return <PicklistSelect {...common} field={field} value={text} onChange={onChange} />
   switch (field.type) {
     case 'text':
       return <Textarea {...common} autosize minRows={3} maxRows={12} maxLength={field.maxLength} value={text} onChange={(e) => onChange(e.currentTarget.value)} />

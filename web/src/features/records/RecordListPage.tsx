@@ -22,7 +22,11 @@ import { ListFilters } from './ListFilters.tsx'
 import { RecordTable, RecordTableSkeleton } from './RecordTable.tsx'
 import { formatCount, useRecordCount } from './useRecordCount.ts'
 import { useCustomFields } from '../../api/customFields.ts'
-import { CustomColumnsMenu, useCustomColumns } from './CustomColumnsMenu.tsx'
+import { useCustomColumns } from './CustomColumnsMenu.tsx'
+import { ColumnsMenu, CUSTOM_PREFIX } from '../lists/ColumnsMenu.tsx'
+import { FieldFilters } from '../lists/FieldFilters.tsx'
+import { ViewSwitcher } from '../lists/ViewSwitcher.tsx'
+import type { ViewKind } from '../../api/views.ts'
 import { CustomFieldFilterButton, CustomFilterChips, customFilterParams } from './CustomFieldFilters.tsx'
 
 export function RecordListPage() {
@@ -41,8 +45,11 @@ function RecordList({ kindPath }: { kindPath: string }) {
   const [searchParams] = useSearchParams()
   const custom = useCustomFields(kind.name)
   const customFilters = customFilterParams(searchParams)
-  const [customColumnNames, setCustomColumnNames] = useCustomColumns(kind.name)
-  const customColumns = custom.fields.filter((d) => customColumnNames.includes(d.name))
+  // Columns: the URL's choice (a saved view's), else the kind's defaults and the custom ones this browser remembered.
+  const [rememberedCustom] = useCustomColumns(kind.name)
+  const chosen = searchParams.get('columns')?.split(',').filter(Boolean) ?? [...columns, ...rememberedCustom.map((n) => `${CUSTOM_PREFIX}${n}`)]
+  const builtInColumns = chosen.filter((c) => !c.startsWith(CUSTOM_PREFIX))
+  const customColumns = chosen.flatMap((c) => custom.fields.filter((d) => c === `${CUSTOM_PREFIX}${d.name}`))
   const filters = { ...filterParams(view), ...customFilters }
   const list = useRecordPage(kind, { ...filters, sort: view.sort || undefined }, view.cursor)
   const total = useRecordCount(kind, filters)
@@ -77,10 +84,14 @@ function RecordList({ kindPath }: { kindPath: string }) {
           </>
         }
       />
+      <Box mb="sm">
+        <ViewSwitcher kind={kind.name as ViewKind} allLabel={`All ${kind.labelPlural.toLowerCase()}`} />
+      </Box>
       <ListFilters kind={kind} q={view.q} filters={view.filters} onSearch={controls.setQuery} onFilter={controls.setParam}>
         <RangeFilters kind={kind} ranges={view.ranges} hidden={hidden} onApply={controls.setParams} />
         <CustomFieldFilterButton defs={custom.fields} onApply={controls.setParams} />
-        <CustomColumnsMenu defs={custom.fields} shown={customColumnNames} onChange={setCustomColumnNames} />
+        <FieldFilters kind={kind} values={view.filters} onFilter={controls.setParam} />
+        <ColumnsMenu kind={kind} defs={custom.fields} shown={chosen} onChange={(names) => controls.setParam('columns', names.join(',') || null)} />
       </ListFilters>
       <ActiveFilterChips fields={chipFields} values={view.filters} onRemove={(name) => controls.setParam(name, null)} />
       <ActiveRangeChips kind={kind} ranges={view.ranges} onRemove={(key) => controls.setParam(key, null)} />
@@ -133,7 +144,7 @@ function RecordList({ kindPath }: { kindPath: string }) {
         ) : (
           // While another page or order loads, the current one stays, dimmed.
           <Box aria-busy={list.isPlaceholderData} style={{ opacity: list.isPlaceholderData ? 0.55 : 1, transition: 'opacity 120ms' }}>
-            <RecordTable kind={kind} columns={columns} records={records} customColumns={customColumns} sort={{ sort: view.sort, sortable, onSort: controls.setSort }} />
+            <RecordTable kind={kind} columns={builtInColumns} records={records} customColumns={customColumns} sort={{ sort: view.sort, sortable, onSort: controls.setSort }} />
           </Box>
         )}
       </Paper>

@@ -13,9 +13,11 @@ interface Props {
   onChange: (value: string) => void
   error?: string
   required?: boolean
+  /** Inside a popover: the options open within it, so choosing one does not close it. */
+  inPopover?: boolean
 }
 
-export function ReferenceSelect({ field, value, onChange, error, required }: Props) {
+export function ReferenceSelect({ field, value, onChange, error, required, inPopover }: Props) {
   const kind = kindsByName[field.ref!]
   const [search, setSearch] = useState('')
   const [debounced] = useDebouncedValue(search, 250)
@@ -49,6 +51,7 @@ export function ReferenceSelect({ field, value, onChange, error, required }: Pro
       nothingFoundMessage={options.isFetching ? 'Searching…' : `No ${kind.labelPlural.toLowerCase()} found`}
       rightSection={options.isFetching ? <Loader size={14} /> : undefined}
       error={error}
+      comboboxProps={inPopover ? { withinPortal: false } : undefined}
     />
   )
 }
