@@ -69,6 +69,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the history of an account
+         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
+         */
+        get: operations["listAccountHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounts/batch": {
         parameters: {
             query?: never;
@@ -158,7 +178,7 @@ export interface paths {
         };
         /**
          * Export accounts as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportAccountsCsv"];
         put?: never;
@@ -210,6 +230,26 @@ export interface paths {
          * @description Only the fields sent change; null clears a field.
          */
         patch: operations["updateActivity"];
+        trace?: never;
+    };
+    "/api/v1/activities/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the history of an activity
+         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
+         */
+        get: operations["listActivityHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/activities/batch": {
@@ -301,7 +341,7 @@ export interface paths {
         };
         /**
          * Export activities as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportActivitiesCsv"];
         put?: never;
@@ -332,6 +372,26 @@ export interface paths {
          * @description Only the fields sent change; null clears a field.
          */
         patch: operations["updateCaseComment"];
+        trace?: never;
+    };
+    "/api/v1/case-comments/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the history of a case comment
+         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
+         */
+        get: operations["listCaseCommentHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/case-comments/deleted": {
@@ -498,6 +558,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/cases/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the history of a case
+         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
+         */
+        get: operations["listCaseHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cases/batch": {
         parameters: {
             query?: never;
@@ -587,7 +667,7 @@ export interface paths {
         };
         /**
          * Export cases as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportCasesCsv"];
         put?: never;
@@ -653,6 +733,26 @@ export interface paths {
          * @description The record's change events from the journal, newest first, kept for the retention period (EVENT_RETENTION_DAYS, default 30); a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
          */
         get: operations["listContactEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contacts/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the history of a contact
+         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
+         */
+        get: operations["listContactHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -750,7 +850,7 @@ export interface paths {
         };
         /**
          * Export contacts as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportContactsCsv"];
         put?: never;
@@ -916,6 +1016,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/imports/last-mapping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mapping of your last import of a kind
+         * @description The column -> field mapping of the last import of this kind the caller started in the organization (`mapping: null` when there is none). The app proposes it again for the columns a new file shares with it; `POST /imports` without a mapping still proposes from the header alone.
+         */
+        get: operations["getLastImportMapping"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/invitations": {
         parameters: {
             query?: never;
@@ -1034,6 +1154,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/leads/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the history of a lead
+         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
+         */
+        get: operations["listLeadHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/leads/batch": {
         parameters: {
             query?: never;
@@ -1123,7 +1263,7 @@ export interface paths {
         };
         /**
          * Export leads as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportLeadsCsv"];
         put?: never;
@@ -1437,6 +1577,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recent operations
+         * @description Requests, batches, CSV import runs, MCP tool calls, migration runs and reverts that changed records, newest first, with who made them, their counts and the kinds they touched. Filter by `client_id` to see what one API client changed (with `since`, in the last day).
+         */
+        get: operations["listOperations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an operation */
+        get: operations["getOperation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/operations/{id}/revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an operation's revert
+         * @description The status of the operation's revert: its progress and conflicts. 404 when the operation was never reverted.
+         */
+        get: operations["getOperationRevert"];
+        put?: never;
+        /**
+         * Revert an operation
+         * @description Undoes every change of the operation: a created record is deleted, a deleted one restored with its id, a changed field set back, only where nobody changed it since (conflicts are reported per record and left alone unless `force`). The revert is an operation itself (it can be reverted) and emits the ordinary events. Small reverts finish before the answer; large ones run in the background (poll `GET` on this path). Repeating the request answers the same revert. Administrators may revert any operation; members only their own.
+         */
+        post: operations["revertOperation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/opportunities": {
         parameters: {
             query?: never;
@@ -1492,6 +1693,26 @@ export interface paths {
          * @description The record's change events from the journal, newest first, kept for the retention period (EVENT_RETENTION_DAYS, default 30); a deleted record's history stays readable. Each event is the webhook body, shaped for the caller's scopes.
          */
         get: operations["listOpportunityEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/opportunities/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the history of an opportunity
+         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
+         */
+        get: operations["listOpportunityHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1589,7 +1810,7 @@ export interface paths {
         };
         /**
          * Export opportunities as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportOpportunitiesCsv"];
         put?: never;
@@ -1699,6 +1920,26 @@ export interface paths {
         patch: operations["updateProduct"];
         trace?: never;
     };
+    "/api/v1/products/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the history of a product
+         * @description Every change of the record, newest first: when, who (person, API client, channel), the operation, and each changed field's old and new value. Kept HISTORY_RETENTION_DAYS (default 400), also after the record was deleted; 404 only when the organization never had it.
+         */
+        get: operations["listProductHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/products/batch": {
         parameters: {
             query?: never;
@@ -1788,9 +2029,89 @@ export interface paths {
         };
         /**
          * Export products as CSV
-         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field names). Columns are the fields the caller may read. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
+         * @description Every record of the list with these parameters (the list's filters and `sort`; `cursor` starts after that record, `limit` is the size of the pages read), as one CSV file (RFC 4180, UTF-8 with a byte-order mark, a header row of field labels). Columns are the fields the caller may read; a reference is its record's name (a member's email) with an ID column beside it. Cells that a spreadsheet would run as a formula start with a `'` (docs/imports.md).
          */
         get: operations["exportProductsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Activities per owner
+         * @description Activities created in the period, per owner: how many of each kind, and how many are completed.
+         */
+        get: operations["getActivitiesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cases opened and closed by week and priority
+         * @description Cases opened (created) and closed in the period, per ISO week (every week listed, by its Monday) and per priority.
+         */
+        get: operations["getCasesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/pipeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pipeline by stage and owner
+         * @description Opportunities whose close date is in the period, per stage (pipeline order, every stage listed) and owner: count and, with erp:read, amount per currency.
+         */
+        get: operations["getPipelineReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reports/won-lost": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Won and lost opportunities by month
+         * @description Opportunities closed won and closed lost, by the month of their close date (every month of the period listed): count and, with erp:read, amount per currency.
+         */
+        get: operations["getWonLostReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2352,6 +2673,31 @@ export interface components {
         ActiveOrganization: {
             /** Format: uuid */
             organization_id: string;
+        };
+        /** ActivitiesReport */
+        ActivitiesReport: {
+            by_owner: {
+                by_kind: {
+                    [key: string]: number;
+                };
+                completed: number;
+                /** Format: uuid */
+                owner_id: string | null;
+                total: number;
+            }[];
+            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
+            owners: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
         };
         /** Activity */
         Activity: {
@@ -3125,6 +3471,33 @@ export interface components {
             /** Format: uuid */
             next_cursor: string | null;
         };
+        /** CasesReport */
+        CasesReport: {
+            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
+            owners: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
+            priorities: {
+                closed: number;
+                opened: number;
+                priority: string | null;
+            }[];
+            weeks: {
+                closed: number;
+                opened: number;
+                /** Format: date */
+                week: string;
+            }[];
+        };
         /** CaseUpdate */
         CaseUpdate: {
             /**
@@ -3810,6 +4183,51 @@ export interface components {
             /** @description Event type, e.g. `opportunity.stage_changed`. */
             type: string;
         };
+        /** HistoryActor */
+        HistoryActor: {
+            /**
+             * @description The door the change came in by.
+             * @enum {string}
+             */
+            channel: "app" | "api" | "mcp" | "import" | "migration" | "system";
+            /** @description The API client whose token was used (null in the app). */
+            client: {
+                id: string;
+                name: string;
+            } | null;
+            /** @description The person who made the change (null for the service itself). */
+            user: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+        };
+        /** HistoryEntry */
+        HistoryEntry: {
+            /** @enum {string} */
+            action: "created" | "updated" | "deleted" | "restored" | "converted" | "escalated";
+            actor: components["schemas"]["HistoryActor"];
+            /** Format: date-time */
+            at: string;
+            /** @description Each changed field's old and new value; a create's values (none for a bulk create), a delete's last values. Fields the caller may not read are left out. */
+            changes: {
+                field: string;
+                label: string;
+                new: unknown;
+                old: unknown;
+            }[];
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            operation_id: string;
+        };
+        /** HistoryPage */
+        HistoryPage: {
+            data: components["schemas"]["HistoryEntry"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
         /** Import */
         Import: {
             /** @description Records created. */
@@ -3926,6 +4344,18 @@ export interface components {
             data: components["schemas"]["Invitation"][];
             has_more: boolean;
             next_cursor: string | null;
+        };
+        /** LastImportMapping */
+        LastImportMapping: {
+            /** Format: date-time */
+            created_at: string | null;
+            /** Format: uuid */
+            import_id: string | null;
+            kind: string;
+            /** @description Column -> field (null: the column was left out); null when the caller has not imported this kind. */
+            mapping: {
+                [key: string]: string | null;
+            } | null;
         };
         /** Lead */
         Lead: {
@@ -4538,6 +4968,36 @@ export interface components {
         OpenApiDocument: {
             [key: string]: unknown;
         };
+        /** Operation */
+        Operation: {
+            actor: components["schemas"]["HistoryActor"];
+            /** @enum {string} */
+            channel: "app" | "api" | "mcp" | "import" | "migration" | "system";
+            counts: {
+                created: number;
+                deleted: number;
+                restored: number;
+                updated: number;
+            };
+            /** Format: date-time */
+            ended_at: string;
+            /** Format: uuid */
+            id: string;
+            kinds: string[];
+            revert: components["schemas"]["RevertStatus"] | null;
+            /** Format: uuid */
+            reverted_by: string | null;
+            /** Format: uuid */
+            reverts: string | null;
+            /** Format: date-time */
+            started_at: string;
+        };
+        /** OperationPage */
+        OperationPage: {
+            data: components["schemas"]["Operation"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
         /** Opportunity */
         Opportunity: {
             /**
@@ -4849,6 +5309,42 @@ export interface components {
             /** @description Exact decimal sum of the amounts in this currency. */
             total: string;
         };
+        /** PipelineReport */
+        PipelineReport: {
+            amounts_visible: boolean;
+            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
+            owners: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
+            stages: {
+                /** @description Exact decimal totals per currency; null without the erp:read scope. */
+                amounts: {
+                    currency: string | null;
+                    total: string;
+                }[] | null;
+                by_owner: {
+                    /** @description Exact decimal totals per currency; null without the erp:read scope. */
+                    amounts: {
+                        currency: string | null;
+                        total: string;
+                    }[] | null;
+                    count: number;
+                    /** Format: uuid */
+                    owner_id: string | null;
+                }[];
+                count: number;
+                stage: string | null;
+            }[];
+        };
         /** PipelineStage */
         PipelineStage: {
             /** @description Totals per currency; null without the erp:read scope. */
@@ -5039,6 +5535,32 @@ export interface components {
             unit_price?: string | null;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** RevertStatus */
+        RevertStatus: {
+            conflicts: {
+                field?: string;
+                kind: string;
+                /** @enum {string} */
+                reason: "changed_since" | "deleted_since" | "id_in_use" | "reference_gone";
+                /** Format: uuid */
+                record_id: string;
+            }[];
+            /**
+             * Format: uuid
+             * @description The revert's own operation id (a revert can itself be reverted).
+             */
+            operation_id: string;
+            progress: {
+                done: number;
+                total: number;
+            };
+            /** @description Records the revert changed. */
+            reverted: number;
+            /** Format: uuid */
+            reverts: string;
+            /** @enum {string} */
+            state: "running" | "succeeded" | "failed";
         };
         /** SavedView */
         SavedView: {
@@ -5431,6 +5953,42 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             url: string;
+        };
+        /** WonLostReport */
+        WonLostReport: {
+            amounts_visible: boolean;
+            months: {
+                lost: number;
+                /** @description Exact decimal totals per currency; null without the erp:read scope. */
+                lost_amounts: {
+                    currency: string | null;
+                    total: string;
+                }[] | null;
+                /**
+                 * Format: date
+                 * @description First day of the month.
+                 */
+                month: string;
+                won: number;
+                /** @description Exact decimal totals per currency; null without the erp:read scope. */
+                won_amounts: {
+                    currency: string | null;
+                    total: string;
+                }[] | null;
+            }[];
+            /** @description The members the answer names (owner ids), with their names; an owner who has left the organization is not listed. */
+            owners: {
+                email: string;
+                /** Format: uuid */
+                id: string;
+                name: string;
+            }[];
+            period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+            };
         };
     };
     responses: never;
@@ -6013,6 +6571,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAccountHistory: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
                 };
             };
             /** @description RFC 9457 problem details */
@@ -7190,6 +7831,89 @@ export interface operations {
             };
         };
     };
+    listActivityHistory: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     batchActivities: {
         parameters: {
             query?: never;
@@ -8061,6 +8785,89 @@ export interface operations {
             };
             /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
             422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCaseCommentHistory: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9343,6 +10150,89 @@ export interface operations {
             };
         };
     };
+    listCaseHistory: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     batchCases: {
         parameters: {
             query?: never;
@@ -10489,6 +11379,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listContactHistory: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
                 };
             };
             /** @description RFC 9457 problem details */
@@ -12153,6 +13126,84 @@ export interface operations {
             };
         };
     };
+    getLastImportMapping: {
+        parameters: {
+            query: {
+                kind: "accounts" | "contacts" | "opportunities" | "leads" | "products" | "cases" | "activities";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LastImportMapping"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listInvitations: {
         parameters: {
             query?: {
@@ -13114,6 +14165,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listLeadHistory: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
                 };
             };
             /** @description RFC 9457 problem details */
@@ -15199,6 +16333,370 @@ export interface operations {
             };
         };
     };
+    listOperations: {
+        parameters: {
+            query?: {
+                channel?: "app" | "api" | "mcp" | "import" | "migration" | "system";
+                /** @description Only this API client's operations. */
+                client_id?: string;
+                /** @description The next_cursor of the previous page. */
+                cursor?: string;
+                /** @description Operations per page, 1-200. */
+                limit?: number;
+                /** @description Only operations that wrote at or after this time (e.g. the last day). */
+                since?: string;
+                /** @description Only this person's operations. */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationPage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOperation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Operation"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOperationRevert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RevertStatus"];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revertOperation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first complete answer is kept for 24 hours per organization, caller and key, and a repeat of the same request gets it again without writing anything. 1-255 visible ASCII characters; a UUID is a good key. See "Idempotent retries" in docs/api.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Undo also what was changed since the operation (by default such changes are left alone and reported as conflicts).
+                     * @default false
+                     */
+                    force?: boolean;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RevertStatus"];
+                    };
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict; `idempotency_key_in_use` while an earlier request with the same Idempotency-Key is still running. */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `idempotency_key_reused`: the Idempotency-Key was sent before with a different request. */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listOpportunities: {
         parameters: {
             query?: {
@@ -15769,6 +17267,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOpportunityHistory: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
                 };
             };
             /** @description RFC 9457 problem details */
@@ -17438,6 +19019,89 @@ export interface operations {
             };
         };
     };
+    listProductHistory: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page (the id of its last record). */
+                cursor?: string;
+                /** @description Records per page, 1-200. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     batchProducts: {
         parameters: {
             query?: never;
@@ -17929,6 +19593,294 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getActivitiesReport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
+                from?: string;
+                /** @description Only the records this member owns. */
+                owner_id?: string;
+                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivitiesReport"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCasesReport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
+                from?: string;
+                /** @description Only the records this member owns. */
+                owner_id?: string;
+                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CasesReport"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPipelineReport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
+                from?: string;
+                /** @description Only the records this member owns. */
+                owner_id?: string;
+                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineReport"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWonLostReport: {
+        parameters: {
+            query?: {
+                /** @description First day of the period (YYYY-MM-DD, UTC), included. Default: 364 days before `to`. */
+                from?: string;
+                /** @description Only the records this member owns. */
+                owner_id?: string;
+                /** @description Last day of the period (YYYY-MM-DD, UTC), included. Default: today. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WonLostReport"];
                 };
             };
             /** @description RFC 9457 problem details */
