@@ -103,11 +103,12 @@ describe.each(await targets())('Import and Export on a list page on %s', (target
     const file = await download
     expect(file.suggestedFilename()).toMatch(/^contacts-\d{4}-\d{2}-\d{2}\.csv$/)
     const exported = fs.readFileSync(await file.path(), 'utf8').replace(/^\uFEFF/, '').trim().split('\r\n')
-    expect(exported[0].split(',').slice(0, 3)).toEqual(['id', 'first_name', 'last_name'])
+    // Headers are the labels, as in the app.
+    expect(exported[0].split(',').slice(0, 3)).toEqual(['ID', 'First name', 'Last name'])
     expect(exported).toHaveLength(1 + 9)
     expect(exported.filter((l) => l.includes('+1 555 0105'))).toHaveLength(1)
     // The picklist value as defined ("north" in the file is the option North), in its own column.
-    const booth = exported[0].split(',').indexOf('custom_fields.booth')
+    const booth = exported[0].split(',').indexOf('Booth')
     expect(exported.find((l) => l.includes('+1 555 0105'))!.split(',')[booth]).toBe('North')
     await shot(page, 'contacts-list-after-import')
 
