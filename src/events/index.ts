@@ -124,3 +124,9 @@ export async function eventRoutes(api: FastifyInstance, opts: { now: () => Date 
   await api.register(historyRoutes)
   await api.register(operationRoutes, { now: opts.now })
 }
+
+// History, operations and undo, for the MCP tools (the REST routes are above).
+export { recordHistory, listOperations } from './history/history.service.ts'
+export { revertOperation } from './history/revert.ts'
+export { revertStatusOf } from './history/history-view.ts'
+export { historyPageSchema, operationPageSchema, revertStatusSchema } from './history/history.schemas.ts'

@@ -9,13 +9,14 @@ import { readTools } from './read-tools.ts'
 import { writeTools } from './write-tools.ts'
 import { caseLeadTools } from './case-lead-tools.ts'
 import { batchTools } from './batch-tools.ts'
+import { historyTools } from './history-tools.ts'
 import { registerRecordResources } from './resources.ts'
 import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js'
 import { recordCustomFields } from '../records/index.ts'
 import { asZod, callerOf, runTool, withErrorShape, type JsonSchema, type McpTool } from './tool-kit.ts'
 import { toolsWithCustomFields } from './custom-field-tools.ts'
 
-export const mcpTools: readonly McpTool[] = [...readTools, ...writeTools, ...caseLeadTools, ...batchTools]
+export const mcpTools: readonly McpTool[] = [...readTools, ...writeTools, ...caseLeadTools, ...batchTools, ...historyTools]
 export const toolsByName: ReadonlyMap<string, McpTool> = new Map(mcpTools.map((t) => [t.name, t]))
 
 const INSTRUCTIONS =

@@ -5,15 +5,12 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { requireScopes } from '../../http/auth.ts'
-import { keysetPage } from '../../http/keyset-page.ts'
 import { idParamsSchema, pageQuerySchema, problemSchema } from '../../http/schemas.ts'
 import type { TypedRoutes } from '../../http/type-provider.ts'
-import { NotFound } from '../../shared/errors.ts'
-import { recordAccess, recordReads, recordSchemas } from '../../records/index.ts'
+import { recordAccess, recordSchemas } from '../../records/index.ts'
 import { recordKinds } from '../../records/contracts.ts'
-import { recordHistoryPage } from './history.repository.ts'
 import { historyPageSchema } from './history.schemas.ts'
-import { actorsOf, changesFor } from './history-view.ts'
+import { recordHistory } from './history.service.ts'
 
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema }
 
@@ -36,16 +33,7 @@ export async function historyRoutes(fastify: FastifyInstance): Promise<void> {
         onRequest: requireScopes(...recordAccess.readScopes(kind)),
       },
       async (request) => {
-        const auth = request.auth!
-        const limit = request.query.limit ?? 50
-        const rows = await recordHistoryPage(app.readDb, auth.orgId, kind.name, request.params.id, request.query.cursor, limit)
-        if (rows.length === 0 && !request.query.cursor && (await recordReads.getRecord(app.db, auth, kind, request.params.id)) === null) throw new NotFound(kind.label)
-        const page = keysetPage(rows, limit)
-        const actor = await actorsOf(app.readDb)(page.data)
-        return {
-          ...page,
-          data: page.data.map((row) => ({ id: row.id, at: row.occurred_at.toISOString(), action: row.action, operation_id: row.operation_id, actor: actor(row), changes: changesFor(auth, row) })),
-        }
+        return recordHistory(app.readDb, app.db, request.auth!, kind, request.params.id, request.query.cursor, request.query.limit ?? 50)
       },
     )
   }

@@ -5,12 +5,12 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { requireScopes } from '../../http/auth.ts'
-import { keysetPage } from '../../http/keyset-page.ts'
 import { idParamsSchema, problemSchema } from '../../http/schemas.ts'
 import type { TypedRoutes } from '../../http/type-provider.ts'
 import { NotFound } from '../../shared/errors.ts'
 import { recordChanges } from '../../records/index.ts'
-import { findOperation, operationsPage } from './history.repository.ts'
+import { findOperation } from './history.repository.ts'
+import { listOperations } from './history.service.ts'
 import { operationPageSchema, operationSchema, operationsQuerySchema, revertBodySchema, revertStatusSchema } from './history.schemas.ts'
 import { actorsOf, operationView, revertStatusOf } from './history-view.ts'
 import { resumeIfAbandoned, revertOperation, type RevertDeps } from './revert.ts'
@@ -36,13 +36,8 @@ export async function operationRoutes(fastify: FastifyInstance, opts: { now: () 
       onRequest: requireScopes('crm:read'),
     },
     async (request) => {
-      const auth = request.auth!
       const q = request.query
-      const limit = q.limit ?? 50
-      const rows = await operationsPage(app.readDb, auth.orgId, { clientId: q.client_id, userId: q.user_id, channel: q.channel, since: q.since }, q.cursor, limit)
-      const page = keysetPage(rows, limit)
-      const actor = await actorsOf(app.readDb)(page.data)
-      return { ...page, data: page.data.map((row) => operationView(row, actor(row))) }
+      return listOperations(app.readDb, request.auth!, { clientId: q.client_id, userId: q.user_id, channel: q.channel, since: q.since }, q.cursor, q.limit ?? 50)
     },
   )
 
