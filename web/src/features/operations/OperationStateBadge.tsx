@@ -22,7 +22,7 @@ export function OperationStateBadge({ op }: { op: Operation }) {
   if (op.reverts) {
     return (
       <Badge component={Link} to={`/operations/${op.reverts}`} size="sm" variant="light" color="violet" radius="sm" style={{ cursor: 'pointer' }}>
-        Undo of another
+        An undo
       </Badge>
     )
   }
