@@ -47,9 +47,9 @@ describe('saved views in the browser', () => {
 
     await page.getByRole('button', { name: 'More filters' }).click()
     const filters = page.getByRole('dialog')
-    await filters.getByLabel('Industry', { exact: true }).click()
+    await filters.getByRole('combobox', { name: 'Industry' }).click()
     await page.getByRole('option', { name: 'Retail', exact: true }).click()
-    await filters.getByLabel('Type', { exact: true }).click()
+    await filters.getByRole('combobox', { name: 'Type', exact: true }).click()
     await page.getByRole('option', { name: 'Customer', exact: true }).click()
     await page.keyboard.press('Escape')
     await page.waitForURL(/industry=Retail/)
@@ -79,7 +79,7 @@ describe('saved views in the browser', () => {
 
     // The form offers industry as the organization's options.
     await page.goto(`${url()}/app/accounts/new`)
-    await page.getByLabel('Industry', { exact: true }).click()
+    await page.getByRole('combobox', { name: 'Industry' }).click()
     await page.getByRole('option', { name: 'Telecommunications' }).waitFor()
     await shot(page, 'views-account-form-picklist')
     await page.close()
