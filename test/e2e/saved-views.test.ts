@@ -46,9 +46,10 @@ describe('saved views in the browser', () => {
     await page.getByRole('link', { name: 'Fabrikam Energy' }).waitFor()
 
     await page.getByRole('button', { name: 'More filters' }).click()
-    await page.getByRole('textbox', { name: 'Industry' }).click()
+    const filters = page.getByRole('dialog')
+    await filters.getByRole('combobox', { name: 'Industry' }).click()
     await page.getByRole('option', { name: 'Retail', exact: true }).click()
-    await page.getByRole('textbox', { name: 'Type' }).click()
+    await filters.getByRole('combobox', { name: 'Type', exact: true }).click()
     await page.getByRole('option', { name: 'Customer', exact: true }).click()
     await page.keyboard.press('Escape')
     await page.waitForURL(/industry=Retail/)
@@ -78,7 +79,7 @@ describe('saved views in the browser', () => {
 
     // The form offers industry as the organization's options.
     await page.goto(`${url()}/app/accounts/new`)
-    await page.getByRole('textbox', { name: 'Industry' }).click()
+    await page.getByRole('combobox', { name: 'Industry' }).click()
     await page.getByRole('option', { name: 'Telecommunications' }).waitFor()
     await shot(page, 'views-account-form-picklist')
     await page.close()
