@@ -26,6 +26,7 @@ import { findExisting, missingReferences, takenSrcIds } from './batch-lookups.ts
 import { columnsOf, deleteRows, insertRows, updateRows, type BulkRow, type UpdateRow } from './bulk-sql.ts'
 import { sql } from 'kysely'
 import { withArticle } from '../record-labels.ts'
+import { withDefaultOwner } from '../owner-filter.ts'
 
 type Db = Kysely<DB>
 type Shown = Record<string, unknown> & { id: string }
@@ -58,7 +59,9 @@ export async function writeBatch(db: Db, writer: Writer, kind: RecordKind, opera
   const earlier = auth.receipt?.takeReplayed()
   if (earlier) return earlier.outcome as BatchResult
   const defs = operation === 'delete' ? [] : await selectDefinitions(db, auth.orgId, kind.name)
-  const checked = checkItems(kind, operation, items, auth, defs, options.caseId)
+  // A created record is owned by its creator unless the item says otherwise (owner-filter.ts).
+  const bodies = operation === 'create' ? items.map((item) => (isBody(item) ? withDefaultOwner(kind, auth, item) : item)) : items
+  const checked = checkItems(kind, operation, bodies, auth, defs, options.caseId)
   for (let attempt = 1; ; attempt++) {
     try {
       return await inWriteTransaction(db, writer, async (tx) => {
@@ -74,6 +77,10 @@ export async function writeBatch(db: Db, writer: Writer, kind: RecordKind, opera
       mapRecordDbError(kind, err)
     }
   }
+}
+
+function isBody(item: unknown): item is Record<string, unknown> {
+  return typeof item === 'object' && item !== null && !Array.isArray(item)
 }
 
 function isDeadlock(err: unknown): boolean {

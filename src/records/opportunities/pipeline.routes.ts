@@ -9,6 +9,7 @@ import type { TypedRoutes } from '../../http/type-provider.ts'
 import { readScopes } from '../record-access.ts'
 import { opportunityKind } from '../kinds/index.ts'
 import { pipelineSummary } from './pipeline.ts'
+import { memberFilterSchema } from '../owner-filter.ts'
 
 const amountSchema = {
   title: 'PipelineAmount',
@@ -44,7 +45,8 @@ export const pipelineSchema = {
   required: ['stages', 'total_count', 'amounts_visible'],
 } as const
 
-const errors = { 401: problemSchema, 403: problemSchema }
+const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema }
+const ownerFilter = memberFilterSchema(opportunityKind.fields.find((f) => f.name === 'owner_id')!)
 
 export async function pipelineRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypedRoutes>()
@@ -56,11 +58,12 @@ export async function pipelineRoutes(fastify: FastifyInstance): Promise<void> {
         tags: [opportunityKind.labelPlural],
         summary: 'Pipeline by stage',
         description:
-          'Opportunity count per stage, and with erp:read the amount totals per stage and currency. Without erp:read the amounts are null (amounts_visible: false), as amounts read elsewhere.',
+          'Opportunity count per stage, and with erp:read the amount totals per stage and currency; `owner_id` narrows it to one owner\'s (`me`, `none`, or a member\'s user id), as the list\'s filter. Without erp:read the amounts are null (amounts_visible: false), as amounts read elsewhere.',
+        querystring: { type: 'object', additionalProperties: false, properties: { owner_id: ownerFilter } },
         response: { 200: pipelineSchema, ...errors },
       },
       onRequest: requireScopes(...readScopes(opportunityKind)),
     },
-    async (request) => pipelineSummary(app.db, request.auth!),
+    async (request) => pipelineSummary(app.db, request.auth!, request.query.owner_id as string | undefined),
   )
 }

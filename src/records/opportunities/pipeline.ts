@@ -9,6 +9,7 @@ import { assertMayRead, hiddenFields } from '../record-access.ts'
 import { opportunityKind } from '../kinds/index.ts'
 import { OPPORTUNITY_STAGES } from '../kinds/opportunity.kind.ts'
 import type { Executor } from '../record.repository.ts'
+import { memberFilterValue, withCallerResolved } from '../owner-filter.ts'
 
 export interface StageRow {
   stage: string | null
@@ -24,15 +25,23 @@ export interface Pipeline {
   amountsVisible: boolean
 }
 
-export async function pipelineByStage(executor: Executor, auth: AuthContext): Promise<Pipeline> {
+/** `owner`: the `owner_id` filter as the list takes it (a user id, `me`, `none`); absent: every owner. */
+export async function pipelineByStage(executor: Executor, auth: AuthContext, owner?: string): Promise<Pipeline> {
   assertMayRead(opportunityKind, auth)
   const amountsVisible = !hiddenFields(opportunityKind, auth).includes('amount')
   const orgId = auth.orgId
   const res = await sql<StageRow>`
     SELECT stage, currency, count(*)::int AS count, sum(amount)::text AS total
-    FROM opportunities WHERE org_id = ${orgId}
+    FROM opportunities WHERE org_id = ${orgId}${ownerCondition(auth, owner)}
     GROUP BY stage, currency ORDER BY stage, currency`.execute(executor)
   return { rows: res.rows.map((r) => ({ ...r, count: Number(r.count), total: amountsVisible ? r.total : null })), amountsVisible }
+}
+
+function ownerCondition(auth: AuthContext, owner: string | undefined) {
+  if (owner === undefined) return sql``
+  const field = opportunityKind.fields.find((f) => f.name === 'owner_id')!
+  const [filter] = withCallerResolved({ filters: [{ field, value: memberFilterValue(field, owner) }] }, auth).filters
+  return filter!.value === null ? sql` AND owner_id IS NULL` : sql` AND owner_id = CAST(${filter!.value} AS uuid)`
 }
 
 export interface StageSummary {
@@ -53,8 +62,8 @@ export interface PipelineSummary {
  * ones too, so a board has all its columns), then any other stage values found (imported data,
  * null), each with its count and, when the caller may read amounts, its totals per currency.
  */
-export async function pipelineSummary(executor: Executor, auth: AuthContext): Promise<PipelineSummary> {
-  const { rows, amountsVisible } = await pipelineByStage(executor, auth)
+export async function pipelineSummary(executor: Executor, auth: AuthContext, owner?: string): Promise<PipelineSummary> {
+  const { rows, amountsVisible } = await pipelineByStage(executor, auth, owner)
   const known: (string | null)[] = [...OPPORTUNITY_STAGES]
   const order = [...known, ...new Set(rows.map((r) => r.stage).filter((s) => !known.includes(s)))]
   const stages = order.map((stage) => {
