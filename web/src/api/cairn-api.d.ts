@@ -994,6 +994,26 @@ export interface paths {
         patch: operations["updateLead"];
         trace?: never;
     };
+    "/api/v1/leads/{id}/conversion-matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Existing records a lead may be converted into
+         * @description Up to 5 accounts and 5 contacts, best first, to attach the lead to when converting it instead of creating new ones: accounts whose domain or website host is the lead's e-mail domain (mailbox providers such as gmail.com excepted) or whose name is (or contains) its company; contacts with the lead's e-mail address or first and last name. `matched_on` says why each is suggested.
+         */
+        get: operations["getLeadConversionMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/leads/{id}/convert": {
         parameters: {
             query?: never;
@@ -1609,7 +1629,7 @@ export interface paths {
         };
         /**
          * Pipeline by stage
-         * @description Opportunity count per stage, and with erp:read the amount totals per stage and currency. Without erp:read the amounts are null (amounts_visible: false), as amounts read elsewhere.
+         * @description Opportunity count per stage, and with erp:read the amount totals per stage and currency; `owner_id` narrows it to one owner's (`me`, `none`, or a member's user id), as the list's filter. Without erp:read the amounts are null (amounts_visible: false), as amounts read elsewhere.
          */
         get: operations["getPipeline"];
         put?: never;
@@ -2016,6 +2036,12 @@ export interface components {
         AccountBatchResult: {
             /** @description The written records in input order (delete: their ids). */
             data: (components["schemas"]["AccountWritten"] | string)[];
+        };
+        /** AccountConversionMatch */
+        AccountConversionMatch: {
+            /** @description Why it is suggested: the same e-mail, e-mail domain, website, name, or a name containing the company. */
+            matched_on: ("email" | "domain" | "website" | "name" | "similar_name")[];
+            record: components["schemas"]["AccountWritten"];
         };
         /** AccountCreate */
         AccountCreate: {
@@ -3306,6 +3332,12 @@ export interface components {
             /** @description The written records in input order (delete: their ids). */
             data: (components["schemas"]["ContactWritten"] | string)[];
         };
+        /** ContactConversionMatch */
+        ContactConversionMatch: {
+            /** @description Why it is suggested: the same e-mail, e-mail domain, website, name, or a name containing the company. */
+            matched_on: ("email" | "domain" | "website" | "name" | "similar_name")[];
+            record: components["schemas"]["ContactWritten"];
+        };
         /** ContactCreate */
         ContactCreate: {
             /**
@@ -3633,6 +3665,7 @@ export interface components {
         Event: {
             actor?: components["schemas"]["EventActor"];
             data: {
+                conversion?: components["schemas"]["LeadConversionOutcome"];
                 /** @description The record after the change (as deleted, for `.deleted`). */
                 object: {
                     [key: string]: unknown;
@@ -3712,6 +3745,7 @@ export interface components {
         FeedEvent: {
             actor?: components["schemas"]["EventActor"];
             data: {
+                conversion?: components["schemas"]["LeadConversionOutcome"];
                 /** @description The record after the change (as deleted, for `.deleted`). */
                 object: {
                     [key: string]: unknown;
@@ -3939,8 +3973,32 @@ export interface components {
         LeadConversion: {
             account?: components["schemas"]["AccountWritten"];
             contact?: components["schemas"]["ContactWritten"];
+            conversion?: components["schemas"]["LeadConversionOutcome"];
             lead?: components["schemas"]["LeadWritten"];
             opportunity?: components["schemas"]["OpportunityWritten"] | null;
+        };
+        /** LeadConversionMatches */
+        LeadConversionMatches: {
+            accounts: components["schemas"]["AccountConversionMatch"][];
+            contacts: components["schemas"]["ContactConversionMatch"][];
+        };
+        /** LeadConversionOutcome */
+        LeadConversionOutcome: {
+            /** @description True: the conversion created the account; false: it attached an existing one. */
+            account_created: boolean;
+            /** Format: uuid */
+            account_id: string;
+            /** @description True: the conversion created the contact; false: it attached an existing one. */
+            contact_created: boolean;
+            /** Format: uuid */
+            contact_id: string;
+            /** @description Whether the conversion created an opportunity (a conversion never attaches an existing one). */
+            opportunity_created: boolean;
+            /**
+             * Format: uuid
+             * @description The opportunity the conversion created; null when it created none.
+             */
+            opportunity_id: string | null;
         };
         /** LeadConvert */
         LeadConvert: {
@@ -5311,7 +5369,7 @@ export interface operations {
                 industry?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Parent account; id of a account of the same organization */
                 parent_account_id?: string;
@@ -6151,7 +6209,7 @@ export interface operations {
                 ids?: string;
                 /** @description Industry */
                 industry?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Parent account; id of a account of the same organization */
                 parent_account_id?: string;
@@ -6363,7 +6421,7 @@ export interface operations {
                 industry?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Parent account; id of a account of the same organization */
                 parent_account_id?: string;
@@ -6493,7 +6551,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opportunity; id of a opportunity of the same organization */
                 opportunity_id?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Priority; "normal" when omitted on create; never null */
                 priority?: "low" | "normal" | "high";
@@ -7272,7 +7330,7 @@ export interface operations {
                 lead_id?: string;
                 /** @description Opportunity; id of a opportunity of the same organization */
                 opportunity_id?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Priority; "normal" when omitted on create; never null */
                 priority?: "low" | "normal" | "high";
@@ -7506,7 +7564,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opportunity; id of a opportunity of the same organization */
                 opportunity_id?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Priority; "normal" when omitted on create; never null */
                 priority?: "low" | "normal" | "high";
@@ -8027,7 +8085,7 @@ export interface operations {
                 limit?: number;
                 /** @description Origin */
                 origin?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Priority; "medium" when omitted on create; never null */
                 priority?: "low" | "medium" | "high" | "critical";
@@ -9425,7 +9483,7 @@ export interface operations {
                 is_escalated?: boolean;
                 /** @description Origin */
                 origin?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Priority; "medium" when omitted on create; never null */
                 priority?: "low" | "medium" | "high" | "critical";
@@ -9657,7 +9715,7 @@ export interface operations {
                 limit?: number;
                 /** @description Origin */
                 origin?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Priority; "medium" when omitted on create; never null */
                 priority?: "low" | "medium" | "high" | "critical";
@@ -9767,7 +9825,7 @@ export interface operations {
                 ids?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name; at the start of email or of its domain. */
                 q?: string;
@@ -10587,7 +10645,7 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name; at the start of email or of its domain. */
                 q?: string;
@@ -10779,7 +10837,7 @@ export interface operations {
                 ids?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name; at the start of email or of its domain. */
                 q?: string;
@@ -12258,7 +12316,7 @@ export interface operations {
                 ids?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
@@ -12754,6 +12812,71 @@ export interface operations {
             };
         };
     };
+    getLeadConversionMatches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadConversionMatches"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     convertLead: {
         parameters: {
             query?: never;
@@ -13200,7 +13323,7 @@ export interface operations {
                 email?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
@@ -13404,7 +13527,7 @@ export interface operations {
                 ids?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
@@ -14989,7 +15112,7 @@ export interface operations {
                 ids?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Probability (%) */
                 "probability[gt]"?: number;
@@ -15837,7 +15960,7 @@ export interface operations {
                 "created_at[lte]"?: string;
                 /** @description Only the records with these ids: 1-100 comma-separated UUIDs (ids not found, or of another organization, are simply absent). */
                 ids?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Probability (%) */
                 "probability[gt]"?: number;
@@ -16057,7 +16180,7 @@ export interface operations {
                 ids?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Probability (%) */
                 "probability[gt]"?: number;
@@ -16152,7 +16275,10 @@ export interface operations {
     };
     getPipeline: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
+                owner_id?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -16168,6 +16294,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Pipeline"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description RFC 9457 problem details */
@@ -16198,7 +16335,9 @@ export interface operations {
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
         };
     };

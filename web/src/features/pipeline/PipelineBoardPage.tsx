@@ -19,7 +19,7 @@ import {
 import { Alert, Badge, Button, EmptyState, Group, Paper, ScrollArea, Text } from '@mantine/core'
 import { IconAlertCircle, IconList, IconPlus, IconTargetArrow } from '@tabler/icons-react'
 import { useState } from 'react'
-import { Link } from 'react-router'
+import { Link, useSearchParams } from 'react-router'
 import { OPPORTUNITY_STAGES, opportunityKind } from '../../../../src/web-contracts.ts'
 import { ErrorState } from '../../components/ErrorState.tsx'
 import { PageHeader } from '../../components/PageHeader.tsx'
@@ -31,6 +31,7 @@ import { StageColumn } from './StageColumn.tsx'
 import { formatAmounts } from './stageTotals.ts'
 import { usePipelineSummary } from './usePipeline.ts'
 import { useStageMove } from './useStageMove.ts'
+import { OwnerFilter } from '../owners/OwnerFilter.tsx'
 
 /** The pointer decides where a mouse drop lands; a keyboard drag has no pointer, so its card's box does. */
 const collision: CollisionDetection = (args) => {
@@ -53,8 +54,12 @@ const announcements: Announcements = {
 }
 
 export function PipelineBoardPage() {
-  const summary = usePipelineSummary()
-  const { move, failure, dismiss } = useStageMove()
+  // The owner filter lives in the URL (?owner_id=me), as a list's: a link shares the view.
+  const [params, setParams] = useSearchParams()
+  const owner = params.get('owner_id') ?? undefined
+  const setOwner = (value: string | null) => setParams((p) => (value ? (p.set('owner_id', value), p) : (p.delete('owner_id'), p)), { replace: true })
+  const summary = usePipelineSummary(owner)
+  const { move, failure, dismiss } = useStageMove(owner)
   const [dragging, setDragging] = useState<CrmRecord | null>(null)
   const sensors = useSensors(
     // A few pixels of travel before a drag starts, so a click on the card's link is still a click.
@@ -87,7 +92,8 @@ export function PipelineBoardPage() {
         }
         actions={
           <>
-            <Button component={Link} to={`/${opportunityKind.path}`} variant="default" leftSection={<IconList size={16} />}>
+            <OwnerFilter value={owner} onChange={setOwner} />
+            <Button component={Link} to={`/${opportunityKind.path}${owner ? `?owner_id=${encodeURIComponent(owner)}` : ''}`} variant="default" leftSection={<IconList size={16} />}>
               List view
             </Button>
             <Button component={Link} to={`/${opportunityKind.path}/new`} leftSection={<IconPlus size={16} />}>
@@ -96,7 +102,18 @@ export function PipelineBoardPage() {
           </>
         }
       />
-      {summary.data?.total_count === 0 && (
+      {summary.data?.total_count === 0 && owner && (
+        <Paper withBorder radius="md" shadow="xs" mb="md">
+          <EmptyState py={40} icon={<IconTargetArrow size={26} />} variant="light" title="No opportunities for this owner" description="Choose another owner, or show everyone's pipeline.">
+            <EmptyState.Actions>
+              <Button variant="default" onClick={() => setOwner(null)}>
+                Show every owner
+              </Button>
+            </EmptyState.Actions>
+          </EmptyState>
+        </Paper>
+      )}
+      {summary.data?.total_count === 0 && !owner && (
         <Paper withBorder radius="md" shadow="xs" mb="md">
           <EmptyState
             py={40}
@@ -132,7 +149,7 @@ export function PipelineBoardPage() {
           <ScrollArea type="always" scrollbars="x" offsetScrollbars="x" pb="xs">
             <Group align="stretch" gap="sm" wrap="nowrap" aria-label="Pipeline board" role="group">
               {stages.map((stage) => (
-                <StageColumn key={stage} stage={stage} summary={summary.data?.stages.find((s) => s.stage === stage)} movingId={move.isPending ? move.variables.card.id : null} />
+                <StageColumn key={stage} stage={stage} owner={owner} summary={summary.data?.stages.find((s) => s.stage === stage)} movingId={move.isPending ? move.variables.card.id : null} />
               ))}
             </Group>
           </ScrollArea>

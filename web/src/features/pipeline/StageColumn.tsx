@@ -9,9 +9,9 @@ import { OpportunityCard } from './OpportunityCard.tsx'
 import { formatAmounts, stageColor } from './stageTotals.ts'
 import { useStageColumn, type PipelineStage } from './usePipeline.ts'
 
-export function StageColumn({ stage, summary, movingId }: { stage: string; summary: PipelineStage | undefined; movingId: string | null }) {
+export function StageColumn({ stage, owner, summary, movingId }: { stage: string; owner?: string; summary: PipelineStage | undefined; movingId: string | null }) {
   const { setNodeRef, isOver } = useDroppable({ id: stage })
-  const column = useStageColumn(stage)
+  const column = useStageColumn(stage, owner)
   const cards = column.data?.pages.flatMap((p) => p.data) ?? []
   const color = stageColor(stage)
   return (

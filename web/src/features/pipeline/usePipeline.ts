@@ -10,17 +10,18 @@ export type PipelineSummary = Schemas['Pipeline']
 export type PipelineStage = Schemas['PipelineStage']
 
 export const CARDS_PER_PAGE = 20
-export const summaryKey = ['records', opportunityKind.path, 'pipeline-summary'] as const
-export const columnKey = (stage: string) => ['records', opportunityKind.path, 'list', { board: stage }] as const
+/** `owner`: the board's owner filter (`me`, `none`, a user id), as the list's `owner_id`; undefined: everyone's. */
+export const summaryKey = (owner?: string) => ['records', opportunityKind.path, 'pipeline-summary', { owner }] as const
+export const columnKey = (stage: string, owner?: string) => ['records', opportunityKind.path, 'list', { board: stage, owner }] as const
 
-export function usePipelineSummary() {
-  return useQuery({ queryKey: summaryKey, queryFn: () => call(() => cairn.GET('/api/v1/opportunities/pipeline')) })
+export function usePipelineSummary(owner?: string) {
+  return useQuery({ queryKey: summaryKey(owner), queryFn: () => call(() => cairn.GET('/api/v1/opportunities/pipeline', { params: { query: { owner_id: owner } } })) })
 }
 
-export function useStageColumn(stage: string) {
+export function useStageColumn(stage: string, owner?: string) {
   return useInfiniteQuery({
-    queryKey: columnKey(stage),
-    queryFn: ({ pageParam }) => fetchRecordPage(opportunityKind, { stage, limit: CARDS_PER_PAGE, cursor: pageParam }),
+    queryKey: columnKey(stage, owner),
+    queryFn: ({ pageParam }) => fetchRecordPage(opportunityKind, { stage, owner_id: owner, limit: CARDS_PER_PAGE, cursor: pageParam }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.has_more && last.next_cursor ? last.next_cursor : undefined),
   })

@@ -30,19 +30,19 @@ function withOnTop(column: Column | undefined, card: CrmRecord): Column | undefi
   return { ...column, pages: [{ ...first!, data: [card, ...first!.data.filter((r) => r.id !== card.id)] }, ...rest] }
 }
 
-export function useStageMove() {
+export function useStageMove(owner?: string) {
   const client = useQueryClient()
   const [failure, setFailure] = useState<string | null>(null)
   const move = useMutation({
     mutationFn: ({ card, to }: StageMove) => updateRecord(opportunityKind, card.id, { stage: to }),
     onMutate: async ({ card, from, to }) => {
       setFailure(null)
-      const keys = [columnKey(from), columnKey(to), summaryKey] as const
+      const keys = [columnKey(from, owner), columnKey(to, owner), summaryKey(owner)] as const
       await Promise.all(keys.map((queryKey) => client.cancelQueries({ queryKey, exact: true })))
       const saved = keys.map((k) => [k, client.getQueryData(k)] as const)
-      client.setQueryData<Column>(columnKey(from), (c) => without(c, card.id))
-      client.setQueryData<Column>(columnKey(to), (c) => withOnTop(c, { ...card, stage: to }))
-      client.setQueryData<PipelineSummary>(summaryKey, (s) => (s ? moveInSummary(s, from, to, card.amount, card.currency) : s))
+      client.setQueryData<Column>(columnKey(from, owner), (c) => without(c, card.id))
+      client.setQueryData<Column>(columnKey(to, owner), (c) => withOnTop(c, { ...card, stage: to }))
+      client.setQueryData<PipelineSummary>(summaryKey(owner), (s) => (s ? moveInSummary(s, from, to, card.amount, card.currency) : s))
       return { saved }
     },
     onError: (error, { card, from, to }, context) => {
