@@ -28,7 +28,7 @@ export interface EventEnvelope {
   /** Absent on test events, which no one made. */
   actor?: EventActor
   operation_id?: string
-  data: { object: Record<string, unknown>; previous?: Record<string, unknown> }
+  data: { object: Record<string, unknown>; previous?: Record<string, unknown>; conversion?: Record<string, unknown> }
 }
 
 /** The author of events: the actor and operation of the writer, as bodies carry them. */
@@ -41,8 +41,9 @@ export function authorOf(writer: { actor: Actor; operationId: string }): EventAu
   return { actor: { user_id: writer.actor.userId, client_id: writer.actor.clientId, channel: writer.actor.channel }, operationId: writer.operationId }
 }
 
-function envelope(id: string, type: string, at: Date, orgId: string, object: Record<string, unknown>, previous: Record<string, unknown> | undefined, author?: EventAuthor): EventEnvelope {
-  const data = previous ? { object, previous } : { object }
+/** `more`: what an action's event carries beside the record (a conversion's outcome, RecordChange.detail). */
+function envelope(id: string, type: string, at: Date, orgId: string, object: Record<string, unknown>, previous: Record<string, unknown> | undefined, author?: EventAuthor, more?: Record<string, unknown>): EventEnvelope {
+  const data = { ...(previous ? { object, previous } : { object }), ...more }
   if (!author) return { id, type, timestamp: at.toISOString(), organization_id: orgId, data }
   return { id, type, timestamp: at.toISOString(), organization_id: orgId, actor: author.actor, operation_id: author.operationId, data }
 }
@@ -51,7 +52,7 @@ function envelope(id: string, type: string, at: Date, orgId: string, object: Rec
  * The events one change produces. A stage change is both `opportunity.updated` and
  * `opportunity.stage_changed` (docs/decisions.md); `previous` carries the old values of what changed.
  */
-export function eventsForChange(action: RecordAction, change: RecordChange): Array<{ type: string; object: Record<string, unknown>; previous?: Record<string, unknown> }> {
+export function eventsForChange(action: RecordAction, change: RecordChange): Array<{ type: string; object: Record<string, unknown>; previous?: Record<string, unknown>; more?: Record<string, unknown> }> {
   const entity = change.kind.name
   if (!isEntity(entity)) return []
   const object = (change.after ?? change.before)!
@@ -69,7 +70,7 @@ export function eventsForChange(action: RecordAction, change: RecordChange): Arr
       return events
     }
     case 'converted':
-      return entity === 'lead' ? [{ type: 'lead.converted', object, previous: recordChanges.changedFields(change) }] : []
+      return entity === 'lead' ? [{ type: 'lead.converted', object, previous: recordChanges.changedFields(change), more: change.detail }] : []
     case 'escalated':
       return entity === 'case' ? [{ type: 'case.escalated', object, previous: recordChanges.changedFields(change) }] : []
   }

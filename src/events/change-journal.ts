@@ -62,7 +62,7 @@ export class EventJournal implements ChangeJournal {
       }
       for (const event of eventsForChange(action, change)) {
         const id = uuidv7(at)
-        events.push({ id, type: event.type, recordId: String(event.object.id), ...eventBodies(envelope(id, event.type, at, orgId, event.object, event.previous, author)) })
+        events.push({ id, type: event.type, recordId: String(event.object.id), ...eventBodies(envelope(id, event.type, at, orgId, event.object, event.previous, author, event.more)) })
       }
     }
     // A bulk page waits for the page ahead of it before writing anything the next page would wait

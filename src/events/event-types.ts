@@ -19,7 +19,7 @@ const ACTIONS: Record<string, { summary: (label: string) => string; previous: 'c
   updated: { summary: (l) => `A ${l} was changed; \`previous\` holds the old values of the fields that changed.`, previous: 'changed' },
   deleted: { summary: (l) => `A ${l} was deleted; \`object\` is the record as it was.`, previous: 'none' },
   stage_changed: { summary: () => 'An opportunity moved to another stage (sent with opportunity.updated); `previous.stage` is the old stage.', previous: 'changed' },
-  converted: { summary: () => 'A lead was converted; `previous` holds the lead fields the conversion changed.', previous: 'changed' },
+  converted: { summary: () => 'A lead was converted; `previous` holds the lead fields the conversion changed, `conversion` the account, contact and opportunity it was converted into and whether each was created or existed.', previous: 'changed' },
   escalated: { summary: () => 'A case was escalated; `previous` holds the case fields the escalation changed.', previous: 'changed' },
 }
 
@@ -40,6 +40,10 @@ function payloadSchema(type: string, kind: RecordKind, previous: 'changed' | 'no
       ...(previous === 'changed' ? { previous: { type: 'object', properties: record.properties, additionalProperties: false, description: 'Old values of the fields that changed.' } } : {}),
     },
     required: previous === 'changed' ? ['object', 'previous'] : ['object'],
+  }
+  if (type === 'lead.converted') {
+    ;(data.properties as Record<string, unknown>).conversion = recordSchemas.leadConversionSchema
+    data.required = ['object', 'previous', 'conversion']
   }
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

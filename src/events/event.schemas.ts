@@ -1,6 +1,6 @@
 /** The JSON schemas of journal events as the API shows them (named components in OpenAPI). */
 import { pageSchemaOf } from '../http/schemas.ts'
-import { recordChanges } from '../records/index.ts'
+import { recordChanges, recordSchemas } from '../records/index.ts'
 
 /** Who made a change (docs/webhooks.md, Event bodies). */
 export const eventActorSchema = {
@@ -35,6 +35,8 @@ export const eventSchema = {
       properties: {
         object: { type: 'object', additionalProperties: true, description: 'The record after the change (as deleted, for `.deleted`).' },
         previous: { type: 'object', additionalProperties: true, description: 'The old values of the fields that changed (updates, conversions, escalations).' },
+        // lead.converted only: what the lead was converted into, and whether each record was created or existed.
+        conversion: recordSchemas.leadConversionSchema,
       },
       required: ['object'],
     },

@@ -79,7 +79,7 @@ function fieldNote(f: FieldDef): string {
     case 'ref':
       return `${f.name} (${f.ref} id)`
     case 'user':
-      return `${f.name} (member user id)`
+      return `${f.name} (member user id or e-mail; omitted on create: you)`
     case 'decimal':
       return `${f.name} (decimal, e.g. "1250.00")`
     case 'date':

@@ -7,6 +7,7 @@ import { NotFound } from '../shared/errors.ts'
 import { recordWrites } from '../records/index.ts'
 import { OPPORTUNITY_STAGES, createBodySchema, kindsByName, patchBodySchema, recordKinds, type RecordKind } from '../records/contracts.ts'
 import { fieldGuide, idSchema, kindOf, kindSchema, recordOutputSchema, TOP_LEVEL_KINDS } from './record-view.ts'
+import { withOwnerByEmail } from './owner-argument.ts'
 import { check, HINTS, writeScopes, type Args, type JsonSchema, type McpTool } from './tool-kit.ts'
 
 const createSchemas = new Map<RecordKind, JsonSchema>(recordKinds.map((k) => [k, createBodySchema(k)]))
@@ -37,8 +38,9 @@ const createRecordTool: McpTool = {
   scopes: writeScopes,
   async run(ctx, args) {
     const kind = kindOf(args)!
-    check(createSchemas.get(kind)!, args.fields, 'fields.')
-    return { value: await recordWrites.createWithEvents(ctx.db, ctx.writer, kind, args.fields as Args) }
+    const fields = await withOwnerByEmail(ctx, kind, args.fields)
+    check(createSchemas.get(kind)!, fields, 'fields.')
+    return { value: await recordWrites.createWithEvents(ctx.db, ctx.writer, kind, fields as Args) }
   },
 }
 
@@ -59,8 +61,9 @@ const updateRecordTool: McpTool = {
   scopes: writeScopes,
   async run(ctx, args) {
     const kind = kindOf(args)!
-    check(patchSchemas.get(kind)!, args.fields, 'fields.')
-    const written = await recordWrites.updateWithEvents(ctx.db, ctx.writer, kind, args.id as string, args.fields as Args)
+    const fields = await withOwnerByEmail(ctx, kind, args.fields)
+    check(patchSchemas.get(kind)!, fields, 'fields.')
+    const written = await recordWrites.updateWithEvents(ctx.db, ctx.writer, kind, args.id as string, fields as Args)
     if (!written) throw new NotFound(kind.label)
     return { value: written }
   },

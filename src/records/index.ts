@@ -30,7 +30,7 @@ import { pruneTombstones } from './record-tombstones.ts'
 import { applyRevertSteps } from './record-revert.ts'
 import { addCaseComment, convertLeadWithEvents, createWithEvents, deleteWithEvents, escalateCaseWithEvents, updateWithEvents } from './record-writes.ts'
 import { recordRoutes as restRoutes } from './record.routes.ts'
-import { convertLeadBodySchema, countQuerySchema, filterableFields, listQuerySchema, MAX_CUSTOM_FIELDS, MAX_SRC_ID, recordSchema, schemaName } from './record.schemas.ts'
+import { convertLeadBodySchema, leadConversionSchema, countQuerySchema, filterableFields, listQuerySchema, MAX_CUSTOM_FIELDS, MAX_SRC_ID, recordSchema, schemaName } from './record.schemas.ts'
 import { changedFields, countListed, getRecord, listDeleted, listRecords, MAX_CUSTOM_FIELDS_BYTES } from './record.service.ts'
 import { SEARCH_KINDS } from './search/search-fields.ts'
 import { searchRecords } from './search/search.service.ts'
@@ -90,7 +90,7 @@ export const recordBulk = {
  * limits. Generic ones (uuid, limit, cursor, problem) are src/http/schemas.ts's; the create and
  * patch bodies are in ./contracts.ts.
  */
-export const recordSchemas = { recordSchema, schemaName, withArticle, listQuerySchema, countQuerySchema, convertLeadBodySchema, filterableFields, MAX_CUSTOM_FIELDS, MAX_CUSTOM_FIELDS_BYTES, MAX_SRC_ID }
+export const recordSchemas = { recordSchema, schemaName, withArticle, listQuerySchema, countQuerySchema, convertLeadBodySchema, leadConversionSchema, filterableFields, MAX_CUSTOM_FIELDS, MAX_CUSTOM_FIELDS_BYTES, MAX_SRC_ID }
 
 /**
  * Custom fields: definitions per organization and kind (docs/custom-fields.md). Export adds a

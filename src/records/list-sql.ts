@@ -29,7 +29,8 @@ export function escapeLike(text: string): string {
 export function listConditions(kind: RecordKind, opts: Omit<ListOptions, 'limit'>, param: Param, org = '$1'): string[] {
   const conditions = [`r.org_id = ${org}`]
   if (opts.parent) conditions.push(`r.${opts.parent.column} = ${param(opts.parent.value, 'uuid')}`)
-  for (const { field, value } of opts.filters) conditions.push(`r.${field.name} = ${param(value, SQL_TYPES[field.type])}`)
+  // A null value is `owner_id=none`: no owner (owner-filter.ts).
+  for (const { field, value } of opts.filters) conditions.push(value === null ? `r.${field.name} IS NULL` : `r.${field.name} = ${param(value, SQL_TYPES[field.type])}`)
   for (const { field, op, value } of opts.ranges ?? []) conditions.push(`r.${field.name} ${RANGE_OPS[op]} ${param(value, sqlType(field))}`)
   for (const { field, values } of opts.ins ?? []) conditions.push(`r.${field.name} = ANY(${param(values, 'text[]')})`)
   if (opts.custom?.length) conditions.push(...customFilterConditions(opts.custom, param))

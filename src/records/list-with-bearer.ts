@@ -24,6 +24,7 @@ import type { BearerRow } from '../http/auth.ts'
 import type { RecordKind } from './record-kind.ts'
 import { erpShownSql, scopesToUseFields } from './record-access.ts'
 import { fieldsUsed, listOptionsOf } from './record-query.ts'
+import { namesCaller } from './owner-filter.ts'
 import { bind, listPageSql, pageEnvelopeSql, type ListOptions, type PageEnvelopeRow, type PageText } from './record.repository.ts'
 import { listRecords, pageForCaller } from './record.service.ts'
 
@@ -54,7 +55,8 @@ export async function listWithBearer(request: FastifyRequest, reply: FastifyRepl
     await twoStep()
     throw request.validationError
   }
-  if (opts.custom?.length) {
+  // So are those naming the caller (`owner_id=me`): the person is the token's (owner-filter.ts).
+  if (opts.custom?.length || namesCaller(opts)) {
     const auth = await twoStep()
     await checks.erp?.(request, reply)
     return listRecords(db, auth, kind, opts)

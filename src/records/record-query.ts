@@ -7,6 +7,7 @@ import type { RecordKind } from './record-kind.ts'
 import type { ListOptions } from './record.repository.ts'
 import { listParams, parseSort } from './list-params.ts'
 import { parseCustomFilterParams } from './custom-fields/custom-filters.ts'
+import { memberFilterValue } from './owner-filter.ts'
 
 export function listOptionsFrom(kind: RecordKind, query: Record<string, unknown>): ListOptions {
   const known = listParams(kind)
@@ -18,7 +19,7 @@ export function listOptionsFrom(kind: RecordKind, query: Record<string, unknown>
     const value = query[key]
     if (value === undefined) continue
     const param = known.get(key)
-    if (param?.role === 'filter') filters.push({ field: param.field, value, order: param.order })
+    if (param?.role === 'filter') filters.push({ field: param.field, value: memberFilterValue(param.field, value), order: param.order })
     else if (param?.role === 'range') ranges.push({ field: param.field, op: param.op, value, order: param.order })
     else if (param?.role === 'in' && typeof value === 'string') ins.push({ field: param.field, values: [...new Set(value.split(','))], order: param.order })
     else if (key.startsWith('custom_fields.')) custom = true

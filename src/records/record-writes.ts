@@ -11,12 +11,13 @@ import type { AuthContext } from '../shared/auth-context.ts'
 import { NotFound } from '../shared/errors.ts'
 import { escalateCase } from './cases/case-escalate.ts'
 import { kindsByName } from './kinds/index.ts'
-import { convertLead, type ConvertLeadInput } from './leads/lead-convert.ts'
+import { convertLead, type ConvertLeadInput, type LeadConversion } from './leads/lead-convert.ts'
 import type { RecordKind } from './record-kind.ts'
 import { inWriteTransaction, type Writer } from './write-context.ts'
 import { findRecordJson } from './record.repository.ts'
 import { createRecord, patchRecord, removeRecord, type RecordChange } from './record.service.ts'
 import { recordForCaller } from './record-access.ts'
+import { withDefaultOwner } from './owner-filter.ts'
 
 type Db = Kysely<DB>
 /** A written record as the caller may see it: whole, with hidden fields null, or only id and times. */
@@ -29,7 +30,7 @@ function answer(auth: AuthContext, change: RecordChange): WrittenRecord {
 export function createWithEvents(db: Db, writer: Writer, kind: RecordKind, body: Record<string, unknown>): Promise<WrittenRecord> {
   const { auth } = writer
   return inWriteTransaction(db, writer, async (tx) => {
-    const change = await createRecord(tx.trx, auth, kind, body)
+    const change = await createRecord(tx.trx, auth, kind, withDefaultOwner(kind, auth, body))
     await tx.changed('created', [change])
     return answer(auth, change)
   })
@@ -70,6 +71,7 @@ export function addCaseComment(db: Db, writer: Writer, caseId: string, body: Rec
 }
 
 export type ConvertedLead = {
+  conversion: LeadConversion
   lead: WrittenRecord
   account: WrittenRecord
   contact: WrittenRecord
@@ -84,6 +86,7 @@ export function convertLeadWithEvents(db: Db, writer: Writer, leadId: string, in
     await tx.changed('converted', [result.lead])
     const shown = (kind: keyof typeof kindsByName, record: Record<string, unknown>) => recordForCaller(kindsByName[kind], auth, record) as WrittenRecord
     return {
+      conversion: result.conversion,
       lead: answer(auth, result.lead),
       account: shown('account', result.account),
       contact: shown('contact', result.contact),

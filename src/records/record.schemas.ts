@@ -8,6 +8,7 @@ import { listParamSchemas } from './list-params.ts'
 import { customFilterParamSchemas } from './custom-fields/custom-filter-params.ts'
 import { MAX_IDS_FILTER } from './list-limits.ts'
 import { NOT_BLANK_PATTERN, notBlankSchema } from '../shared/required-text.ts'
+import { memberFilterSchema } from './owner-filter.ts'
 
 export { MAX_IDS_FILTER }
 
@@ -182,7 +183,7 @@ export function listQuerySchema(kind: RecordKind): KindObjectSchema {
     updated_since: { type: 'string', format: 'date-time', description: 'Only records updated at or after this time.' },
     ids: idsFilterSchema,
   }
-  for (const f of filterableFields(kind)) properties[f.name] = describe(f, valueSchema(f.type === 'decimal' ? { ...f, type: 'string' } : f))
+  for (const f of filterableFields(kind)) properties[f.name] = f.type === 'user' ? memberFilterSchema(f) : describe(f, valueSchema(f.type === 'decimal' ? { ...f, type: 'string' } : f))
   const params = listParamSchemas(kind)
   properties.sort = params.sort
   Object.assign(properties, params.filters)
@@ -253,6 +254,21 @@ export const convertLeadBodySchema = {
       description: 'Name of the new opportunity (implies create_opportunity); not blank, surrounding whitespace removed. Without it, the lead\'s company.',
     },
   },
+} as const
+
+/** What a lead was converted into: the convert answer's `conversion` and lead.converted's `data.conversion` (LeadConversion). */
+export const leadConversionSchema = {
+  title: 'LeadConversionOutcome',
+  type: 'object',
+  properties: {
+    account_id: { type: 'string', format: 'uuid' },
+    account_created: { type: 'boolean', description: 'True: the conversion created the account; false: it attached an existing one.' },
+    contact_id: { type: 'string', format: 'uuid' },
+    contact_created: { type: 'boolean', description: 'True: the conversion created the contact; false: it attached an existing one.' },
+    opportunity_id: { type: ['string', 'null'], format: 'uuid', description: 'The opportunity the conversion created; null when it created none.' },
+    opportunity_created: { type: 'boolean', description: 'Whether the conversion created an opportunity (a conversion never attaches an existing one).' },
+  },
+  required: ['account_id', 'account_created', 'contact_id', 'contact_created', 'opportunity_id', 'opportunity_created'],
 } as const
 
 /** What `?q=` matches in this kind, in the words of RecordField.search. */

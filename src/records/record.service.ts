@@ -34,6 +34,7 @@ import { selectDefinitions } from './custom-fields/definitions.repository.ts'
 import { picklistErrors, picklistFields, picklistOptionsOf } from './picklists/standard-picklists.ts'
 import { resolveCustomFilters } from './custom-fields/custom-filters.ts'
 import { BLANK_MESSAGE, settleRequiredText } from '../shared/required-text.ts'
+import { withCallerResolved } from './owner-filter.ts'
 
 export const MAX_CUSTOM_FIELDS_BYTES = 64 * 1024
 const DECIMAL_RE = /^-?\d{1,16}(\.\d{1,2})?$/
@@ -58,6 +59,8 @@ export interface RecordChange {
    * someone reads it (an import reads none of its 1,000 records a page).
    */
   afterText?: string
+  /** What the action's event carries beside the record: a lead conversion's `conversion` (leads/lead-convert.ts). */
+  detail?: Record<string, unknown>
 }
 
 function normalizeDecimal(f: FieldDef, value: unknown): unknown {
@@ -133,7 +136,7 @@ export function toRowValues(kind: RecordKind, body: Record<string, unknown>): Ro
 export async function listRecords(executor: Executor, auth: AuthContext, kind: RecordKind, opts: ListOptions): Promise<PageText> {
   assertMayRead(kind, auth)
   assertMayUseFields(kind, auth, fieldsUsed(opts))
-  return shownPage(kind, auth, await listRecordsPage(executor, auth.orgId, kind, await resolveCustomFilters(executor, auth.orgId, kind, opts)))
+  return shownPage(kind, auth, await listRecordsPage(executor, auth.orgId, kind, await resolveCustomFilters(executor, auth.orgId, kind, withCallerResolved(opts, auth))))
 }
 
 /** The same answer from the envelope of a statement that also checked the caller (list-with-bearer.ts). */
@@ -152,7 +155,7 @@ function shownPage(kind: RecordKind, auth: AuthContext, { cursorKnown, ...page }
 export async function countListed(executor: Executor, auth: AuthContext, kind: RecordKind, opts: Omit<ListOptions, 'limit'>): Promise<number> {
   assertMayRead(kind, auth)
   assertMayUseFields(kind, auth, fieldsUsed(opts))
-  return countRecords(executor, auth.orgId, kind, await resolveCustomFilters(executor, auth.orgId, kind, opts))
+  return countRecords(executor, auth.orgId, kind, await resolveCustomFilters(executor, auth.orgId, kind, withCallerResolved(opts, auth)))
 }
 
 /** Deleted records of a kind (id, deleted_at) for sync clients, with the list's scope rule. */

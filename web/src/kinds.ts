@@ -36,13 +36,13 @@ const ui = (name: KindName, icon: ComponentType<IconProps>, columns: string[]): 
 
 /** The kinds in navigation order (case comments live inside their case). */
 export const appKinds: readonly KindUi[] = [
-  ui('account', IconBuilding, ['industry', 'type', 'phone', 'billing_city']),
-  ui('contact', IconUser, ['email', 'title', 'account_id', 'phone']),
-  ui('lead', IconUserSearch, ['company', 'status', 'email', 'source']),
-  ui('opportunity', IconTargetArrow, ['account_id', 'stage', 'amount', 'close_date']),
+  ui('account', IconBuilding, ['industry', 'type', 'phone', 'billing_city', 'owner_id']),
+  ui('contact', IconUser, ['email', 'title', 'account_id', 'phone', 'owner_id']),
+  ui('lead', IconUserSearch, ['company', 'status', 'email', 'source', 'owner_id']),
+  ui('opportunity', IconTargetArrow, ['account_id', 'stage', 'amount', 'close_date', 'owner_id']),
   ui('product', IconPackage, ['code', 'family', 'unit_price', 'is_active']),
-  ui('case', IconLifebuoy, ['case_number', 'status', 'priority', 'account_id']),
-  ui('activity', IconCalendarEvent, ['kind', 'status', 'priority', 'due_date']),
+  ui('case', IconLifebuoy, ['case_number', 'status', 'priority', 'account_id', 'owner_id']),
+  ui('activity', IconCalendarEvent, ['kind', 'status', 'priority', 'due_date', 'owner_id']),
 ]
 
 export function kindUiByPath(path: string | undefined): KindUi | undefined {
@@ -77,7 +77,7 @@ export function lowerLabel(kind: RecordKind): string {
 }
 
 export function writableFields(kind: RecordKind): FieldDef[] {
-  return kind.fields.filter((f) => !f.readOnly && f.type !== 'user')
+  return kind.fields.filter((f) => !f.readOnly)
 }
 
 /** Filter controls on the list page: enum and boolean fields marked `filter`. */

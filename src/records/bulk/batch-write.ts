@@ -27,6 +27,7 @@ import { columnsOf, deleteRows, insertRows, updateRows, type BulkRow, type Updat
 import { sql } from 'kysely'
 import { withArticle } from '../record-labels.ts'
 import { picklistOptionsOf } from '../picklists/standard-picklists.ts'
+import { withDefaultOwner } from '../owner-filter.ts'
 
 type Db = Kysely<DB>
 type Shown = Record<string, unknown> & { id: string }
@@ -60,7 +61,9 @@ export async function writeBatch(db: Db, writer: Writer, kind: RecordKind, opera
   if (earlier) return earlier.outcome as BatchResult
   const defs = operation === 'delete' ? [] : await selectDefinitions(db, auth.orgId, kind.name)
   const picklists = operation === 'delete' ? new Map() : await picklistOptionsOf(db, auth.orgId, kind)
-  const checked = checkItems(kind, operation, items, auth, defs, options.caseId, picklists)
+  // A created record is owned by its creator unless the item says otherwise (owner-filter.ts).
+  const bodies = operation === 'create' ? items.map((item) => (isBody(item) ? withDefaultOwner(kind, auth, item) : item)) : items
+  const checked = checkItems(kind, operation, bodies, auth, defs, options.caseId, picklists)
   for (let attempt = 1; ; attempt++) {
     try {
       return await inWriteTransaction(db, writer, async (tx) => {
@@ -76,6 +79,10 @@ export async function writeBatch(db: Db, writer: Writer, kind: RecordKind, opera
       mapRecordDbError(kind, err)
     }
   }
+}
+
+function isBody(item: unknown): item is Record<string, unknown> {
+  return typeof item === 'object' && item !== null && !Array.isArray(item)
 }
 
 function isDeadlock(err: unknown): boolean {

@@ -20,7 +20,18 @@ export interface ConvertLeadInput {
   opportunity_name?: string
 }
 
+/** What a lead was converted into: lead.converted's `data.conversion` and the convert answer's. */
+export interface LeadConversion {
+  account_id: string
+  account_created: boolean
+  contact_id: string
+  contact_created: boolean
+  opportunity_id: string | null
+  opportunity_created: boolean
+}
+
 export interface ConvertLeadResult {
+  conversion: LeadConversion
   lead: RecordChange
   account: Record<string, unknown>
   contact: Record<string, unknown>
@@ -113,6 +124,14 @@ export async function convertLead(trx: Executor, auth: AuthContext, leadId: stri
     },
     new Date(),
   )
-  const change: RecordChange = { kind: kindsByName.lead, id: leadId, after: JSON.parse(res!.after), before: JSON.parse(res!.before) }
-  return { lead: change, account, contact, opportunity, created }
+  const conversion: LeadConversion = {
+    account_id: String(account.id),
+    account_created: !input.account_id,
+    contact_id: String(contact.id),
+    contact_created: !input.contact_id,
+    opportunity_id: opportunity ? String(opportunity.id) : null,
+    opportunity_created: opportunity !== null,
+  }
+  const change: RecordChange = { kind: kindsByName.lead, id: leadId, after: JSON.parse(res!.after), before: JSON.parse(res!.before), detail: { conversion } }
+  return { conversion, lead: change, account, contact, opportunity, created }
 }

@@ -13,6 +13,7 @@ import { fieldsUsed } from '../record-query.ts'
 import { opportunityKind } from '../kinds/index.ts'
 import { OPPORTUNITY_STAGES } from '../kinds/opportunity.kind.ts'
 import type { Executor } from '../record.repository.ts'
+import { withCallerResolved } from '../owner-filter.ts'
 
 export interface StageRow {
   stage: string | null
@@ -36,7 +37,9 @@ export async function pipelineByStage(executor: Executor, auth: AuthContext, fil
   let where = 'r.org_id = $1'
   if (filters) {
     assertMayUseFields(opportunityKind, auth, fieldsUsed(filters))
-    const conditions = listConditions(opportunityKind, await resolveCustomFilters(executor, auth.orgId, opportunityKind, filters), bind(params))
+    // `owner_id=me` names the caller (owner-filter.ts).
+    const resolved = withCallerResolved(await resolveCustomFilters(executor, auth.orgId, opportunityKind, filters), auth)
+    const conditions = listConditions(opportunityKind, resolved, bind(params))
     if (filters.ids) conditions.push(`r.id = ANY(${bind(params)([...new Set(filters.ids)], 'uuid[]')})`)
     where = conditions.join(' AND ')
   }

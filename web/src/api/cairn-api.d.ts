@@ -1114,6 +1114,26 @@ export interface paths {
         patch: operations["updateLead"];
         trace?: never;
     };
+    "/api/v1/leads/{id}/conversion-matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Existing records a lead may be converted into
+         * @description Up to 5 accounts and 5 contacts, best first, to attach the lead to when converting it instead of creating new ones: accounts whose domain or website host is the lead's e-mail domain (mailbox providers such as gmail.com excepted) or whose name is (or contains) its company; contacts with the lead's e-mail address or first and last name. `matched_on` says why each is suggested.
+         */
+        get: operations["getLeadConversionMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/leads/{id}/convert": {
         parameters: {
             query?: never;
@@ -2410,6 +2430,12 @@ export interface components {
         AccountBatchResult: {
             /** @description The written records in input order (delete: their ids). */
             data: (components["schemas"]["AccountWritten"] | string)[];
+        };
+        /** AccountConversionMatch */
+        AccountConversionMatch: {
+            /** @description Why it is suggested: the same e-mail, e-mail domain, website, name, or a name containing the company. */
+            matched_on: ("email" | "domain" | "website" | "name" | "similar_name")[];
+            record: components["schemas"]["AccountWritten"];
         };
         /** AccountCreate */
         AccountCreate: {
@@ -3752,6 +3778,12 @@ export interface components {
             /** @description The written records in input order (delete: their ids). */
             data: (components["schemas"]["ContactWritten"] | string)[];
         };
+        /** ContactConversionMatch */
+        ContactConversionMatch: {
+            /** @description Why it is suggested: the same e-mail, e-mail domain, website, name, or a name containing the company. */
+            matched_on: ("email" | "domain" | "website" | "name" | "similar_name")[];
+            record: components["schemas"]["ContactWritten"];
+        };
         /** ContactCreate */
         ContactCreate: {
             /**
@@ -4079,6 +4111,7 @@ export interface components {
         Event: {
             actor?: components["schemas"]["EventActor"];
             data: {
+                conversion?: components["schemas"]["LeadConversionOutcome"];
                 /** @description The record after the change (as deleted, for `.deleted`). */
                 object: {
                     [key: string]: unknown;
@@ -4158,6 +4191,7 @@ export interface components {
         FeedEvent: {
             actor?: components["schemas"]["EventActor"];
             data: {
+                conversion?: components["schemas"]["LeadConversionOutcome"];
                 /** @description The record after the change (as deleted, for `.deleted`). */
                 object: {
                     [key: string]: unknown;
@@ -4442,8 +4476,32 @@ export interface components {
         LeadConversion: {
             account?: components["schemas"]["AccountWritten"];
             contact?: components["schemas"]["ContactWritten"];
+            conversion?: components["schemas"]["LeadConversionOutcome"];
             lead?: components["schemas"]["LeadWritten"];
             opportunity?: components["schemas"]["OpportunityWritten"] | null;
+        };
+        /** LeadConversionMatches */
+        LeadConversionMatches: {
+            accounts: components["schemas"]["AccountConversionMatch"][];
+            contacts: components["schemas"]["ContactConversionMatch"][];
+        };
+        /** LeadConversionOutcome */
+        LeadConversionOutcome: {
+            /** @description True: the conversion created the account; false: it attached an existing one. */
+            account_created: boolean;
+            /** Format: uuid */
+            account_id: string;
+            /** @description True: the conversion created the contact; false: it attached an existing one. */
+            contact_created: boolean;
+            /** Format: uuid */
+            contact_id: string;
+            /** @description Whether the conversion created an opportunity (a conversion never attaches an existing one). */
+            opportunity_created: boolean;
+            /**
+             * Format: uuid
+             * @description The opportunity the conversion created; null when it created none.
+             */
+            opportunity_id: string | null;
         };
         /** LeadConvert */
         LeadConvert: {
@@ -6050,7 +6108,7 @@ export interface operations {
                 "industry[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Parent account; id of a account of the same organization */
                 parent_account_id?: string;
@@ -6977,7 +7035,7 @@ export interface operations {
                 industry?: string;
                 /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
                 "industry[in]"?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Parent account; id of a account of the same organization */
                 parent_account_id?: string;
@@ -7193,7 +7251,7 @@ export interface operations {
                 "industry[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Parent account; id of a account of the same organization */
                 parent_account_id?: string;
@@ -7325,7 +7383,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opportunity; id of a opportunity of the same organization */
                 opportunity_id?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Priority; "normal" when omitted on create; never null */
                 priority?: "low" | "normal" | "high";
@@ -8187,7 +8245,7 @@ export interface operations {
                 lead_id?: string;
                 /** @description Opportunity; id of a opportunity of the same organization */
                 opportunity_id?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Priority; "normal" when omitted on create; never null */
                 priority?: "low" | "normal" | "high";
@@ -8421,7 +8479,7 @@ export interface operations {
                 limit?: number;
                 /** @description Opportunity; id of a opportunity of the same organization */
                 opportunity_id?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Priority; "normal" when omitted on create; never null */
                 priority?: "low" | "normal" | "high";
@@ -9027,7 +9085,7 @@ export interface operations {
                 origin?: string;
                 /** @description Origin is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
                 "origin[in]"?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Priority; "medium" when omitted on create; never null */
                 priority?: "low" | "medium" | "high" | "critical";
@@ -10512,7 +10570,7 @@ export interface operations {
                 origin?: string;
                 /** @description Origin is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
                 "origin[in]"?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Priority; "medium" when omitted on create; never null */
                 priority?: "low" | "medium" | "high" | "critical";
@@ -10748,7 +10806,7 @@ export interface operations {
                 origin?: string;
                 /** @description Origin is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
                 "origin[in]"?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Priority; "medium" when omitted on create; never null */
                 priority?: "low" | "medium" | "high" | "critical";
@@ -10864,7 +10922,7 @@ export interface operations {
                 "lead_source[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name; at the start of email or of its domain. */
                 q?: string;
@@ -11771,7 +11829,7 @@ export interface operations {
                 lead_source?: string;
                 /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
                 "lead_source[in]"?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name; at the start of email or of its domain. */
                 q?: string;
@@ -11967,7 +12025,7 @@ export interface operations {
                 "lead_source[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name; at the start of email or of its domain. */
                 q?: string;
@@ -13528,7 +13586,7 @@ export interface operations {
                 "industry[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
@@ -14027,6 +14085,71 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    getLeadConversionMatches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadConversionMatches"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description RFC 9457 problem details */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `rate_limited`: the organization or the API client has used its quota of the current window. */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -14563,7 +14686,7 @@ export interface operations {
                 industry?: string;
                 /** @description Industry is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
                 "industry[in]"?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
@@ -14777,7 +14900,7 @@ export interface operations {
                 "industry[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Case-insensitive search: the text anywhere in first_name, last_name, company; at the start of email or of its domain. */
                 q?: string;
@@ -16736,7 +16859,7 @@ export interface operations {
                 "lead_source[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Probability (%) */
                 "probability[gt]"?: number;
@@ -17673,7 +17796,7 @@ export interface operations {
                 lead_source?: string;
                 /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
                 "lead_source[in]"?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Probability (%) */
                 "probability[gt]"?: number;
@@ -17899,7 +18022,7 @@ export interface operations {
                 "lead_source[in]"?: string;
                 /** @description Records per page, 1-200. */
                 limit?: number;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Probability (%) */
                 "probability[gt]"?: number;
@@ -18029,7 +18152,7 @@ export interface operations {
                 lead_source?: string;
                 /** @description Lead source is one of these, 1-50 comma-separated values (a standard picklist: GET /api/v1/picklists lists the organization's options). */
                 "lead_source[in]"?: string;
-                /** @description Owner; id of a member of the organization */
+                /** @description Owner: a member's user id, `me` (the calling person) or `none` (no owner). */
                 owner_id?: string;
                 /** @description Probability (%) */
                 "probability[gt]"?: number;

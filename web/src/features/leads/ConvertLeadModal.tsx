@@ -1,17 +1,21 @@
-// Convert a lead (POST /leads/{id}/convert): optionally with an opportunity; shows links to
-// the account, contact and opportunity it created.
-import { Alert, Anchor, Button, Checkbox, List, Modal, Stack, Text, TextInput } from '@mantine/core'
+// Convert a lead (POST /leads/{id}/convert) into a new or an existing account and contact (the
+// service's suggestions first, chosen when they match), optionally with an opportunity; shows links
+// to what it was converted into.
+import { Alert, Anchor, Button, Checkbox, Divider, List, Loader, Modal, Stack, Text, TextInput } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { IconCircleCheck, IconTransform } from '@tabler/icons-react'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
 import { Link } from 'react-router'
 import { cairn, call } from '../../api/client.ts'
 import { storeRecord } from '../../api/queries.ts'
 import { accountKind, contactKind, leadKind, opportunityKind, isBlank } from '../../../../src/web-contracts.ts'
 import { recordTitle, type CrmRecord } from '../../kinds.ts'
+import { convertBody, fetchConversionMatches, NEW } from './conversionChoices.ts'
+import { MatchChoice } from './MatchChoice.tsx'
 
 interface Converted {
+  conversion?: { account_created: boolean; contact_created: boolean }
   lead: CrmRecord
   account: CrmRecord
   contact: CrmRecord
@@ -23,12 +27,21 @@ export function ConvertLeadButton({ lead }: { lead: CrmRecord }) {
   const client = useQueryClient()
   const [withOpportunity, setWithOpportunity] = useState(true)
   const [name, setName] = useState(String(lead.company ?? ''))
+  const [account, setAccount] = useState(NEW)
+  const [contact, setContact] = useState(NEW)
+  const matches = useQuery({ queryKey: ['records', leadKind.path, 'conversion-matches', lead.id], queryFn: () => fetchConversionMatches(lead.id), enabled: opened && lead.status !== 'converted' })
+  // The best suggestion is chosen when the suggestions arrive: attaching is what most conversions want.
+  useEffect(() => {
+    if (!matches.data) return
+    setAccount(matches.data.accounts[0]?.record.id ?? NEW)
+    setContact(matches.data.contacts[0]?.record.id ?? NEW)
+  }, [matches.data])
   const convert = useMutation({
     mutationFn: () =>
       call(() =>
         cairn.POST('/api/v1/leads/{id}/convert', {
           params: { path: { id: lead.id } },
-          body: withOpportunity ? { create_opportunity: true, opportunity_name: isBlank(name) ? undefined : name.trim() } : { create_opportunity: false },
+          body: convertBody(account, contact, { create: withOpportunity, name: isBlank(name) ? undefined : name.trim() }),
         }),
       ) as Promise<Converted>,
     onSuccess: (result) => {
@@ -51,6 +64,7 @@ export function ConvertLeadButton({ lead }: { lead: CrmRecord }) {
           <Stack>
             <Alert color="green" variant="light" icon={<IconCircleCheck size={18} />}>
               {recordTitle(leadKind, result.lead)} is now a customer.
+              {result.conversion && !result.conversion.account_created ? ' Attached to an existing account.' : ''}
             </Alert>
             <List spacing="xs" size="sm">
               <List.Item>
@@ -80,7 +94,16 @@ export function ConvertLeadButton({ lead }: { lead: CrmRecord }) {
           </Stack>
         ) : (
           <Stack>
-            <Text size="sm">Converting creates an account and a contact from this lead and marks it converted. This cannot be undone.</Text>
+            <Text size="sm">Converting attaches this lead to an account and a contact, existing or new, and marks it converted. This cannot be undone.</Text>
+            {matches.isPending ? (
+              <Loader size="sm" aria-label="Looking for existing records" />
+            ) : (
+              <>
+                <MatchChoice kind={accountKind} newTitle={String(lead.company ?? '')} matches={(matches.data?.accounts ?? []) as { record: CrmRecord; matched_on: string[] }[]} value={account} onChange={setAccount} />
+                <MatchChoice kind={contactKind} newTitle={recordTitle(leadKind, lead)} matches={(matches.data?.contacts ?? []) as { record: CrmRecord; matched_on: string[] }[]} value={contact} onChange={setContact} />
+              </>
+            )}
+            <Divider />
             <Checkbox label="Create an opportunity" checked={withOpportunity} onChange={(e) => setWithOpportunity(e.currentTarget.checked)} />
             {withOpportunity && <TextInput label="Opportunity name" value={name} onChange={(e) => setName(e.currentTarget.value)} />}
             {convert.isError && (

@@ -10,6 +10,7 @@ import { opportunityKind } from '../../../../src/web-contracts.ts'
 import { formatDate, humanize, recordTitle, type CrmRecord } from '../../kinds.ts'
 import { ReferenceLink } from '../records/ReferenceLink.tsx'
 import { formatMoney } from './stageTotals.ts'
+import { OwnerAvatar } from '../owners/OwnerAvatar.tsx'
 
 export function CardContent({ card, overlay = false }: { card: CrmRecord; overlay?: boolean }) {
   const title = recordTitle(opportunityKind, card)
@@ -29,16 +30,19 @@ export function CardContent({ card, overlay = false }: { card: CrmRecord; overla
           <ReferenceLink kindName="account" id={card.account_id} />
         </div>
       )}
-      <Group justify="space-between" gap="xs">
+      <Group justify="space-between" gap="xs" wrap="nowrap">
         <Text size="sm" fw={500}>
           {card.amount != null ? formatMoney(Number(card.amount), typeof card.currency === 'string' ? card.currency : null) : ''}
         </Text>
-        {typeof card.close_date === 'string' && (
-          <Group gap={4} c="dimmed">
-            <IconCalendar size={13} />
-            <Text size="xs">{formatDate(card.close_date)}</Text>
-          </Group>
-        )}
+        <Group gap={6} wrap="nowrap">
+          {typeof card.close_date === 'string' && (
+            <Group gap={4} c="dimmed" wrap="nowrap">
+              <IconCalendar size={13} />
+              <Text size="xs">{formatDate(card.close_date)}</Text>
+            </Group>
+          )}
+          {!overlay && <OwnerAvatar ownerId={typeof card.owner_id === 'string' ? card.owner_id : null} />}
+        </Group>
       </Group>
     </Stack>
   )

@@ -34,6 +34,7 @@ import { ViewSwitcher } from '../lists/ViewSwitcher.tsx'
 import { FieldFilters } from '../lists/FieldFilters.tsx'
 import { ActiveFilterChips } from '../records/ActiveFilterChips.tsx'
 import { useStageMove } from './useStageMove.ts'
+import { OwnerFilter } from '../owners/OwnerFilter.tsx'
 
 /** The pointer decides where a mouse drop lands; a keyboard drag has no pointer, so its card's box does. */
 const collision: CollisionDetection = (args) => {
@@ -67,6 +68,9 @@ export function PipelineBoardPage() {
     else next.delete(name)
     setParams(next, { preventScrollReset: true })
   }
+  // The owner filter is one of the board's filters (?owner_id=me), kept in the URL as a list's.
+  const owner = filters.owner_id
+  const setOwner = (value: string | null) => setFilter('owner_id', value)
   const [dragging, setDragging] = useState<CrmRecord | null>(null)
   const sensors = useSensors(
     // A few pixels of travel before a drag starts, so a click on the card's link is still a click.
@@ -99,7 +103,8 @@ export function PipelineBoardPage() {
         }
         actions={
           <>
-            <Button component={Link} to={`/${opportunityKind.path}`} variant="default" leftSection={<IconList size={16} />}>
+            <OwnerFilter value={owner} onChange={setOwner} />
+            <Button component={Link} to={`/${opportunityKind.path}${owner ? `?owner_id=${encodeURIComponent(owner)}` : ''}`} variant="default" leftSection={<IconList size={16} />}>
               List view
             </Button>
             <Button component={Link} to={`/${opportunityKind.path}/new`} leftSection={<IconPlus size={16} />}>

@@ -1,6 +1,6 @@
 // How one field's value reads on a page or in a table cell, by field type.
 import { Anchor, Badge, Text } from '@mantine/core'
-import { useMe } from '../../api/queries.ts'
+import { OwnerName } from '../owners/OwnerName.tsx'
 import { badgeColor, formatDate, formatDateTime, formatDecimal, humanize, type CrmRecord, type FieldDef } from '../../kinds.ts'
 import { ReferenceLink } from './ReferenceLink.tsx'
 
@@ -8,16 +8,6 @@ function Empty() {
   return (
     <Text span size="sm" c="dimmed">
       —
-    </Text>
-  )
-}
-
-function UserValue({ id }: { id: string }) {
-  const me = useMe()
-  if (me.data?.user?.id === id) return <Text span size="sm">{me.data.user.name} (you)</Text>
-  return (
-    <Text span size="sm" c="dimmed" title={id}>
-      Member {id.slice(0, 8)}
     </Text>
   )
 }
@@ -59,7 +49,7 @@ export function FieldValue({ field, record }: { field: FieldDef; record: CrmReco
     case 'ref':
       return field.ref ? <ReferenceLink kindName={field.ref} id={String(value)} /> : <Text span size="sm">{String(value)}</Text>
     case 'user':
-      return <UserValue id={String(value)} />
+      return <OwnerName id={String(value)} />
     case 'text':
       return (
         <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>

@@ -3,6 +3,7 @@ import { Checkbox, Select, Textarea, TextInput } from '@mantine/core'
 import { humanize, type FieldDef } from '../../kinds.ts'
 import { ReferenceSelect } from './ReferenceSelect.tsx'
 import { PicklistSelect } from './PicklistSelect.tsx'
+import { OwnerSelect } from '../owners/OwnerSelect.tsx'
 
 export type FormValue = string | number | boolean
 
@@ -56,6 +57,8 @@ export function FormField({ field, value, onChange, error }: Props) {
       return <TextInput {...common} type="date" value={text} onChange={(e) => onChange(e.currentTarget.value)} />
     case 'datetime':
       return <TextInput {...common} type="datetime-local" value={text} onChange={(e) => onChange(e.currentTarget.value)} />
+    case 'user':
+      return <OwnerSelect field={field} value={text} onChange={onChange} error={error} />
     case 'ref':
       return <ReferenceSelect field={field} value={text} onChange={onChange} error={error} required={field.required} />
     default:

@@ -5,6 +5,7 @@ import { Alert, Button, Group, Paper, SimpleGrid, Stack, Title } from '@mantine/
 import { IconAlertCircle } from '@tabler/icons-react'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ApiError } from '../../api/client.ts'
+import { useMe } from '../../api/queries.ts'
 import { writableFields, type CrmRecord, type RecordKind } from '../../kinds.ts'
 import { fieldGroups } from './fieldGroups.ts'
 import { FormField, type FormValue } from './FormField.tsx'
@@ -54,7 +55,11 @@ function capitalize(s: string): string {
 export function RecordForm({ kind, record, defaults, submitting, error, onSubmit, onCancel }: Props) {
   const fields = writableFields(kind)
   const custom = useCustomFields(kind.name)
-  const [values, setValues] = useState<Record<string, FormValue>>(() => ({ ...initialValues(fields, record), ...defaults }))
+  const myId = useMe().data?.user?.id
+  // A new record is its creator's (the service's default too); the owner picker shows it.
+  const owned = fields.some((f) => f.name === 'owner_id')
+  const [values, setValues] = useState<Record<string, FormValue>>(() => ({ ...initialValues(fields, record), ...(owned && !record && myId ? { owner_id: myId } : {}), ...defaults }))
+  const ownerCleared = useRef(false)
   // Custom inputs the person changed; the others show the record's value (definitions load later).
   const [customValues, setCustomValues] = useState<Record<string, FormValue>>({})
   const [checkErrors, setCheckErrors] = useState<Record<string, string>>({})
@@ -71,6 +76,8 @@ export function RecordForm({ kind, record, defaults, submitting, error, onSubmit
   const submit = (event: FormEvent) => {
     event.preventDefault()
     const body = requestBody(fields, values, record)
+    // A cleared owner on a new record is "unassigned", not "omitted" (which the service reads as the creator).
+    if (!record && owned && ownerCleared.current && values.owner_id === '') body.owner_id = null
     const customBody = customFieldsBody(custom.fields, Object.fromEntries(custom.fields.map((d) => [d.name, customValue(d.name)])), record?.custom_fields, !record)
     if (customBody !== undefined) body.custom_fields = customBody
     const problems = schemaProblems(formBodySchema(kind, custom.fields, !record), body)
@@ -85,6 +92,7 @@ export function RecordForm({ kind, record, defaults, submitting, error, onSubmit
   }
   const forget = (name: string) => setCheckErrors(({ [name]: _gone, ...others }) => others)
   const set = (name: string, value: FormValue) => {
+    if (name === 'owner_id') ownerCleared.current = value === ''
     setValues((prev) => ({ ...prev, [name]: value }))
     forget(name)
   }

@@ -18,6 +18,7 @@ import { useListView } from '../lists/useListView.ts'
 import { useRecordPage } from '../lists/useRecordPage.ts'
 import { ImportExportActions } from '../imports/ImportExportActions.tsx'
 import { ActiveFilterChips } from './ActiveFilterChips.tsx'
+import { OwnerFilter } from '../owners/OwnerFilter.tsx'
 import { ListFilters } from './ListFilters.tsx'
 import { RecordTable, RecordTableSkeleton } from './RecordTable.tsx'
 import { formatCount, useRecordCount } from './useRecordCount.ts'
@@ -55,7 +56,9 @@ function RecordList({ kindPath }: { kindPath: string }) {
   const total = useRecordCount(kind, filters)
   const records = list.data?.data ?? []
   const narrowed = isNarrowed(view) || Object.keys(customFilters).length > 0
-  const chipFields = kind.fields.filter((f) => f.filter && !listFilterFields(kind).includes(f))
+  // The owner has its own control (owners/OwnerFilter), not a chip.
+  const chipFields = kind.fields.filter((f) => f.filter && f.type !== 'user' && !listFilterFields(kind).includes(f))
+  const hasOwner = kind.fields.some((f) => f.name === 'owner_id' && f.filter)
   // Amounts are sorted and ranged over only by those who may read them (erp:read).
   const hidden = me.data && !me.data.scopes.includes('erp:read') ? kind.fields.filter((f) => f.erp).map((f) => f.name) : []
   const sortable = new Set([...sortableNames(kind)].filter((n) => !hidden.includes(n)))
@@ -88,6 +91,7 @@ function RecordList({ kindPath }: { kindPath: string }) {
         <ViewSwitcher kind={kind.name as ViewKind} allLabel={`All ${kind.labelPlural.toLowerCase()}`} />
       </Box>
       <ListFilters kind={kind} q={view.q} filters={view.filters} onSearch={controls.setQuery} onFilter={controls.setParam}>
+        {hasOwner && <OwnerFilter value={view.filters.owner_id} onChange={(value) => controls.setParam('owner_id', value)} />}
         <RangeFilters kind={kind} ranges={view.ranges} hidden={hidden} onApply={controls.setParams} />
         <CustomFieldFilterButton defs={custom.fields} onApply={controls.setParams} />
         <FieldFilters kind={kind} values={view.filters} onFilter={controls.setParam} />

@@ -18,7 +18,8 @@ export function fieldGroups(kind: RecordKind, fields: readonly FieldDef[] = kind
   const long: FieldDef[] = []
   const system: FieldDef[] = []
   for (const f of fields) {
-    if (f.readOnly || f.type === 'user') system.push(f)
+    if (f.readOnly) system.push(f)
+    else if (f.type === 'user') related.unshift(f)
     else if (f.type === 'text') long.push(f)
     else if (f.type === 'ref') related.push(f)
     else if (ADDRESS.test(f.name)) {
