@@ -79,7 +79,7 @@ describe.each(await targets())('/mcp over HTTP on %s', (target) => {
     // No initialize on this request, no session id: still answered (any process can take it).
     const list = await postMcp(world.mcpUrl, rpc('tools/list'), auth)
     expect(list.status).toBe(200)
-    expect((await list.json()).result.tools.length).toBe(14)
+    expect((await list.json()).result.tools.length).toBe(17)
     expect((await postMcp(world.mcpUrl, rpc('tools/list'), { ...auth, 'mcp-protocol-version': '1999-01-01' })).status).toBe(400)
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(world.mcpUrl, { method, headers: { ...auth, accept: 'text/event-stream' } })
