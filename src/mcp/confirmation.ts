@@ -16,13 +16,12 @@
  * and one replayed by another caller or for another call is refused.
  */
 import { createHash } from 'node:crypto'
-import { acceptedContent, CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, ProtocolError, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server'
+import { acceptedContent, CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server'
 import { ProblemError } from '../shared/errors.ts'
 import { failure, type Args, type Gate, type McpTool, type ToolContext } from './tool-kit.ts'
 
 /** How long a question stays answerable. */
 export const CONFIRMATION_TTL_MS = 10 * 60 * 1000
-const INVALID_PARAMS = -32602
 const INPUT_KEY = 'confirm'
 
 /** What a sealed state or token says: who may use it, for which call, until when. */
@@ -89,7 +88,7 @@ function declined(): CallToolResult {
 }
 
 function tokenRefusal(): CallToolResult {
-  return failure(new ProblemError(400, 'invalid_confirmation', 'Invalid confirmation', 'The confirm token is not valid for this call: it belongs to another call or caller, was altered, or expired (tokens last ten minutes). Call the tool again without confirm to get a new one.'))
+  return failure(new ProblemError(400, 'invalid_confirmation', 'Invalid confirmation', 'The confirmation is not valid for this call: it belongs to another call or caller, was altered, or expired (it lasts ten minutes). Call the tool again without it to ask again.'))
 }
 
 function askWithToken(ctx: ToolContext, question: string, call: string): CallToolResult {
@@ -133,7 +132,8 @@ export function confirmationGate(ctx: ToolContext, sdkCtx: ServerContext, given:
     // A 2026-07-28 retry: the SDK already opened the state (verifyRequestState).
     const state = sdkCtx.mcpReq.requestState<Pending>()
     if (state !== undefined) {
-      if (typeof state !== 'object' || state.call !== call) throw new ProtocolError(INVALID_PARAMS, 'Invalid or expired requestState', { reason: 'invalid_request_state' })
+      // Sealed for this caller but for another call: refused like a token for another call.
+      if (typeof state !== 'object' || state.call !== call) return tokenRefusal()
       const answer = inputResponse(sdkCtx.mcpReq.inputResponses, INPUT_KEY)
       if (answer.kind !== 'elicit') return askByElicitation(ctx, question, call)
       const content = acceptedContent(sdkCtx.mcpReq.inputResponses, INPUT_KEY)

@@ -133,6 +133,8 @@ export async function mcpRoutes(app: FastifyInstance, opts: { clock: Clock; clie
       : await modern.fetch(webRequest, { authInfo, parsedBody: request.body })
     reply.status(response.status)
     response.headers.forEach((value, name) => void reply.header(name, value))
+    // A stream (2026-07-28 subscriptions/listen) never ends: it goes out as it comes, unspliced.
+    if (response.headers.get('content-type')?.includes('text/event-stream')) return reply.send(response.body)
     return reply.send(response.body ? replies.splice(await response.text()) : undefined)
   })
 

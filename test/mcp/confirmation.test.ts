@@ -82,7 +82,7 @@ describe.each(await targets())('confirmation before destructive MCP tools on %s'
 
     const other = JSON.parse((await world.a.request({ method: 'POST', url: '/api/v1/accounts', payload: { name: 'Other' } })).body)
     const elsewhere = await modernCall(world.mcpUrl, token, 'delete_record', { kind: 'account', id: other.id }, { ...yes, requestState: asked.result.requestState })
-    expect(elsewhere.error?.code).toBe(-32602)
+    expect(elsewhere.result.structuredContent.error.code).toBe('invalid_confirmation')
 
     // Another organization's person replays the state: it is bound to the caller.
     const foreign = await modernCall(world.mcpUrl, await tokenFor(world, 'b', 'crm:read crm:write'), 'delete_record', args, { ...yes, requestState: asked.result.requestState })
