@@ -47,6 +47,18 @@ const batchOutputSchema: JsonSchema = {
   required: ['kind', 'operation', 'count', 'counts', 'items'],
 }
 
+/** Batches over this many records are confirmed by the person first, whatever the operation (docs/mcp.md). */
+export const CONFIRM_BATCH_ABOVE = 100
+
+/** Deletes cannot be undone; a large batch changes more than a person can check afterwards. */
+function batchQuestion(_ctx: unknown, args: Args): string | null {
+  const count = Array.isArray(args.records) ? args.records.length : 0
+  const kind = kindOf(args)?.labelPlural.toLowerCase() ?? 'records'
+  if (args.operation === 'delete') return `Delete ${count} ${kind} for good? This cannot be undone.`
+  if (count > CONFIRM_BATCH_ABOVE) return `Write (${String(args.operation)}) ${count} ${kind} at once?`
+  return null
+}
+
 const batchWriteTool: McpTool = {
   name: 'batch_write_records',
   title: 'Write many records at once',
@@ -83,6 +95,7 @@ const batchWriteTool: McpTool = {
   outputSchema: batchOutputSchema,
   annotations: HINTS.batch,
   scopes: writeScopes,
+  confirm: batchQuestion,
   async run(ctx, args) {
     const kind = kindOf(args)!
     const operation = args.operation as BatchOperation

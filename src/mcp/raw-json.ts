@@ -15,7 +15,7 @@
  * never leaves it (every placeholder is replaced before a reply is sent).
  */
 import { randomBytes } from 'node:crypto'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult } from '@modelcontextprotocol/server'
 
 const MARK = `$cairn:raw:${randomBytes(12).toString('hex')}`
 

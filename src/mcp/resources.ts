@@ -3,8 +3,7 @@
  * `cairn://<kind path>/{id}` (e.g. cairn://accounts/0190...), read with REST's scopes and redaction.
  * resources/list offers the newest records of each kind the token may read.
  */
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js'
+import { INVALID_PARAMS, INVALID_REQUEST, McpServer, ProtocolError, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server'
 import type { Scope } from '../shared/auth-context.ts'
 import { UUID_PATTERN } from '../http/schemas.ts'
 import { recordAccess, recordReads } from '../records/index.ts'
@@ -12,8 +11,6 @@ import { recordKinds, type RecordKind } from '../records/contracts.ts'
 import { titleOf } from './record-view.ts'
 import { callerOf, type ToolContext } from './tool-kit.ts'
 
-/** JSON-RPC error code the MCP specification gives an unknown resource. */
-const RESOURCE_NOT_FOUND = -32002
 const LISTED_PER_KIND = 20
 const UUID = new RegExp(UUID_PATTERN)
 
@@ -41,10 +38,10 @@ async function listNewest(ctx: ToolContext, kind: RecordKind) {
 }
 
 async function readOne(ctx: ToolContext, kind: RecordKind, uri: URL, id: string) {
-  if (!recordAccess.mayRead(kind, ctx.auth)) throw new McpError(ErrorCode.InvalidRequest, `Reading ${kind.labelPlural.toLowerCase()} needs the scope ${recordAccess.readScopes(kind).join(' and ')}.`)
-  if (!UUID.test(id)) throw new McpError(ErrorCode.InvalidParams, `The id in ${uri.href} must be a UUID.`)
+  if (!recordAccess.mayRead(kind, ctx.auth)) throw new ProtocolError(INVALID_REQUEST, `Reading ${kind.labelPlural.toLowerCase()} needs the scope ${recordAccess.readScopes(kind).join(' and ')}.`)
+  if (!UUID.test(id)) throw new ProtocolError(INVALID_PARAMS, `The id in ${uri.href} must be a UUID.`)
   const json = await recordReads.getRecord(ctx.db, ctx.auth, kind, id)
-  if (!json) throw new McpError(RESOURCE_NOT_FOUND, `${kind.label} not found: ${uri.href}`, { uri: uri.href })
+  if (!json) throw new ResourceNotFoundError(uri.href, `${kind.label} not found: ${uri.href}`)
   return { contents: [{ uri: uri.href, mimeType: 'application/json', text: json }] }
 }
 

@@ -8,8 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import * as z from 'zod/v4'
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
+import type { AuthInfo, CallToolResult, InputRequiredResult, ToolAnnotations } from '@modelcontextprotocol/server'
 import type { DB } from '../db/database.ts'
 import type { AuthContext, Scope } from '../shared/auth-context.ts'
 import { Forbidden, InvalidCursor, InvalidLimit, problemFromDatabaseRefusal, ProblemError, ValidationFailed, type FieldError } from '../shared/errors.ts'
@@ -17,6 +16,7 @@ import { findUnstorableText } from '../shared/storable-text.ts'
 import { fieldErrors, validatorCompiler } from '../http/validation.ts'
 import type { RawJsonReplies } from './raw-json.ts'
 import type { Writer } from '../records/index.ts'
+import type { SecretBox } from '../shared/secret-box.ts'
 
 export type JsonSchema = Record<string, unknown>
 export type Args = Record<string, unknown>
@@ -31,14 +31,17 @@ export interface ToolContext {
   log: FastifyBaseLogger
   /** Where results already held as JSON text wait to be spliced into the reply (raw-json.ts). */
   replies: RawJsonReplies
+  /** Seals confirmation state (confirmation.ts): the service's key, shared by every process on the database. */
+  secretBox: SecretBox
+  now: Date
 }
 
 /**
  * The caller of an MCP request. The route hands it to the SDK as the request's `authInfo`, which
  * the SDK passes to every tool and resource handler, so the server itself is built without it.
  */
-export function callerOf(extra: { authInfo?: AuthInfo }): ToolContext {
-  const ctx = extra.authInfo?.extra?.caller as ToolContext | undefined
+export function callerOf(extra: { http?: { authInfo?: AuthInfo } }): ToolContext {
+  const ctx = extra.http?.authInfo?.extra?.caller as ToolContext | undefined
   if (!ctx) throw new Error('MCP request without its caller (the route passes it as authInfo)')
   return ctx
 }
@@ -58,6 +61,12 @@ export interface McpTool {
   annotations: ToolAnnotations
   /** The scopes a call needs (products need erp:read too); checked on the HTTP request first (403). */
   scopes(args: Args): Scope[]
+  /**
+   * When the call must be confirmed by the person first (a delete, a large or deleting batch, anything
+   * that cannot be undone): the question to ask them, or null to run without asking. A tool that
+   * declares it gets the whole flow (confirmation.ts): elicitation, or a `confirm` token.
+   */
+  confirm?(ctx: ToolContext, args: Args): string | null | Promise<string | null>
   run(ctx: ToolContext, args: Args): Promise<ToolOutput>
 }
 
@@ -132,6 +141,7 @@ export const problemJsonSchema: JsonSchema = {
     title: { type: 'string' },
     detail: { type: 'string' },
     // `index`: a batch's failing item, by its position in `records`.
+    confirm_token: { type: 'string', description: 'With code confirmation_required: send the same call again with this as `confirm` once the person agreed.' },
     errors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' }, index: { type: 'integer' } }, required: ['field', 'message'] } },
   },
   required: ['status', 'code', 'title', 'detail'],
@@ -153,12 +163,21 @@ export function success(ctx: ToolContext, out: ToolOutput): CallToolResult {
 export function failure(problem: ProblemError): CallToolResult {
   const error: Record<string, unknown> = { status: problem.status, code: problem.code, title: problem.title, detail: problem.message }
   if (problem.errors?.length) error.errors = problem.errors
+  Object.assign(error, problem.extensions)
   const lines = [`${problem.title} (${problem.code}): ${problem.message}`, ...(problem.errors ?? []).map((e) => `- ${e.field}: ${e.message}`)]
   return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent: { error }, isError: true }
 }
 
+/**
+ * What stands between a checked call and its run: nothing (null, run it), or the answer to send
+ * instead (a question for the person, a refusal). confirmation.ts supplies it per request.
+ */
+export type Gate = (tool: McpTool, args: Args) => Promise<CallToolResult | InputRequiredResult | null>
+
 /** Runs a tool: known failures become tool errors, anything else is logged and said generically. */
-export async function runTool(tool: McpTool, ctx: ToolContext, args: Args): Promise<CallToolResult> {
+export async function runTool(tool: McpTool, ctx: ToolContext, given: Args, gate?: Gate): Promise<CallToolResult | InputRequiredResult> {
+  // `confirm` belongs to the confirmation flow, not to the tool's own arguments.
+  const { confirm: _confirm, ...args } = given
   try {
     const missing = tool.scopes(args).filter((s) => !ctx.auth.scopes.has(s))
     if (missing.length) throw new Forbidden(`This call needs the scope ${missing.join(' and ')}.`, 'insufficient_scope')
@@ -166,6 +185,8 @@ export async function runTool(tool: McpTool, ctx: ToolContext, args: Args): Prom
     const unstorable = findUnstorableText(args)
     if (unstorable) throw new ValidationFailed(`Invalid arguments: ${unstorable.field} ${unstorable.message}.`, [unstorable])
     check(tool.inputSchema, args)
+    const instead = gate ? await gate(tool, args) : null
+    if (instead) return instead
     return success(ctx, await tool.run(ctx, args))
   } catch (err) {
     if (err instanceof ProblemError && err.status < 500) return failure(err)

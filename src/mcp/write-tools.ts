@@ -4,11 +4,11 @@
  * events are exactly those of POST/PATCH/DELETE /api/v1/{kind}.
  */
 import { NotFound } from '../shared/errors.ts'
-import { recordWrites } from '../records/index.ts'
+import { recordAccess, recordReads, recordWrites } from '../records/index.ts'
 import { OPPORTUNITY_STAGES, createBodySchema, kindsByName, patchBodySchema, recordKinds, type RecordKind } from '../records/contracts.ts'
-import { fieldGuide, idSchema, kindOf, kindSchema, recordOutputSchema, TOP_LEVEL_KINDS } from './record-view.ts'
+import { fieldGuide, idSchema, kindOf, titleOf, kindSchema, recordOutputSchema, TOP_LEVEL_KINDS } from './record-view.ts'
 import { withOwnerByEmail } from './owner-argument.ts'
-import { check, HINTS, writeScopes, type Args, type JsonSchema, type McpTool } from './tool-kit.ts'
+import { check, HINTS, writeScopes, type Args, type JsonSchema, type McpTool, type ToolContext } from './tool-kit.ts'
 
 const createSchemas = new Map<RecordKind, JsonSchema>(recordKinds.map((k) => [k, createBodySchema(k)]))
 const patchSchemas = new Map<RecordKind, JsonSchema>(recordKinds.map((k) => [k, patchBodySchema(k)]))
@@ -69,6 +69,19 @@ const updateRecordTool: McpTool = {
   },
 }
 
+/**
+ * The question names the record when the caller may read it, and a record that is not there is a
+ * 404 before anyone is asked (as the delete itself would answer).
+ */
+async function deleteQuestion(ctx: ToolContext, args: Args): Promise<string> {
+  const kind = kindOf(args)!
+  const label = kind.label.toLowerCase()
+  if (!recordAccess.mayRead(kind, ctx.auth)) return `Delete the ${label} ${String(args.id)} for good? This cannot be undone.`
+  const json = await recordReads.getRecord(ctx.db, ctx.auth, kind, args.id as string)
+  if (json === null) throw new NotFound(kind.label)
+  return `Delete the ${label} "${titleOf(kind, JSON.parse(json) as Record<string, unknown>)}" for good? This cannot be undone.`
+}
+
 const deleteRecordTool: McpTool = {
   name: 'delete_record',
   title: 'Delete a record',
@@ -86,6 +99,8 @@ const deleteRecordTool: McpTool = {
   },
   annotations: HINTS.overwrite,
   scopes: writeScopes,
+  // A deleted record cannot be brought back: the person says yes first (docs/mcp.md, Confirmation).
+  confirm: deleteQuestion,
   async run(ctx, args) {
     const kind = kindOf(args)!
     if (!(await recordWrites.deleteWithEvents(ctx.db, ctx.writer, kind, args.id as string))) throw new NotFound(kind.label)
@@ -106,7 +121,8 @@ const changeStageTool: McpTool = {
     properties: { opportunity_id: idSchema('opportunity'), stage: { type: 'string', enum: [...OPPORTUNITY_STAGES], description: 'The new stage.' } },
   },
   outputSchema: recordOutputSchema,
-  annotations: HINTS.set,
+  // The previous stage is replaced (the event keeps it, the record does not): a destructive update.
+  annotations: HINTS.overwrite,
   scopes: writeScopes,
   async run(ctx, args) {
     const kind = kindsByName.opportunity

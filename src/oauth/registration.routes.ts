@@ -15,6 +15,25 @@ import { redirectUriProblem } from './redirect-uri.ts'
 import { sendOAuthError } from './token/token.routes.ts'
 
 const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'] as const
+const APPLICATION_TYPES = ['web', 'native'] as const
+
+/**
+ * OpenID Connect Dynamic Registration's `application_type`, which MCP hosts send (MCP 2026-07-28):
+ * `native` for an app on the person's device (loopback or custom-scheme redirects), `web` for a
+ * hosted one. When omitted it is inferred from the redirect URIs rather than OIDC's fixed `web`,
+ * so hosts registered before they sent it keep working; it is recorded and echoed, and sets no rule.
+ */
+function applicationTypeOf(stated: unknown, redirectUris: string[]): (typeof APPLICATION_TYPES)[number] {
+  if (stated !== undefined) {
+    if (!APPLICATION_TYPES.includes(stated as never)) throw new InvalidClientMetadata(`application_type must be one of ${APPLICATION_TYPES.join(', ')}.`)
+    return stated as (typeof APPLICATION_TYPES)[number]
+  }
+  const onDevice = (uri: string) => {
+    const url = new URL(uri)
+    return !url.protocol.startsWith('http') || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)
+  }
+  return redirectUris.every(onDevice) ? 'native' : 'web'
+}
 
 interface RegistrationRequest {
   redirect_uris?: unknown
@@ -23,6 +42,7 @@ interface RegistrationRequest {
   grant_types?: unknown
   response_types?: unknown
   scope?: unknown
+  application_type?: unknown
 }
 
 function validate(body: RegistrationRequest) {
@@ -47,7 +67,8 @@ function validate(body: RegistrationRequest) {
     if (unknown.length) throw new InvalidClientMetadata(`unknown scope ${unknown.join(', ')}.`)
     if (requested.length) scopes = [...new Set(requested)]
   }
-  return { redirectUris: body.redirect_uris as string[], method: method as (typeof AUTH_METHODS)[number], grants: grants as string[], name: (body.client_name as string | undefined)?.trim() || 'Unnamed application', scopes }
+  const applicationType = applicationTypeOf(body.application_type, body.redirect_uris as string[])
+  return { redirectUris: body.redirect_uris as string[], applicationType, method: method as (typeof AUTH_METHODS)[number], grants: grants as string[], name: (body.client_name as string | undefined)?.trim() || 'Unnamed application', scopes }
 }
 
 export async function registrationRoutes(app: FastifyInstance, opts: { clock: Clock }): Promise<void> {
@@ -70,7 +91,7 @@ export async function registrationRoutes(app: FastifyInstance, opts: { clock: Cl
         secret_hash: secret ? sha256(secret) : null,
         auth_method: v.method,
         registration: 'dynamic',
-        metadata: JSON.stringify({ registered_from: request.ip }),
+        metadata: JSON.stringify({ registered_from: request.ip, application_type: v.applicationType }),
       })
       return reply
         .status(201)
@@ -81,6 +102,7 @@ export async function registrationRoutes(app: FastifyInstance, opts: { clock: Cl
           client_id_issued_at: issuedAt,
           client_name: v.name,
           redirect_uris: v.redirectUris,
+          application_type: v.applicationType,
           token_endpoint_auth_method: v.method,
           grant_types: v.grants,
           response_types: ['code'],

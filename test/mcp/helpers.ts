@@ -100,8 +100,19 @@ export async function call<T = any>(client: Client, name: string, args: Record<s
   return res.structuredContent as T
 }
 
+/**
+ * A call of a tool that asks first (delete, large or deleting batches): the first call must answer
+ * confirmation_required with a token (this client, a 2025-era one, cannot be elicited from), and the
+ * same call with `confirm` runs it, as a model does once the person agreed.
+ */
+export async function callConfirmed<T = any>(client: Client, name: string, args: Record<string, unknown>): Promise<T> {
+  const asked = await callError(client, name, args)
+  if (asked.code !== 'confirmation_required' || typeof asked.confirm_token !== 'string') throw new Error(`${name} did not ask for confirmation: ${JSON.stringify(asked)}`)
+  return call<T>(client, name, { ...args, confirm: asked.confirm_token })
+}
+
 /** A tool call expected to fail: its structured error. */
-export async function callError(client: Client, name: string, args: Record<string, unknown>): Promise<{ status: number; code: string; detail: string; errors?: { field: string; message: string }[]; text: string }> {
+export async function callError(client: Client, name: string, args: Record<string, unknown>): Promise<{ status: number; code: string; detail: string; errors?: { field: string; message: string }[]; confirm_token?: string; text: string }> {
   const res = (await client.callTool({ name, arguments: args })) as CallToolResult
   if (!res.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(res.structuredContent)}`)
   const error = (res.structuredContent as { error: any }).error

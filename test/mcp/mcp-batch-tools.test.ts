@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sql } from 'kysely'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { targets } from '../helpers/databases.ts'
-import { call, callError, connectWithToken, mcpWorldPerFile, postMcp, recordChangesPerTest, rpc, tokenFor } from './helpers.ts'
+import { call, callConfirmed, callError, connectWithToken, mcpWorldPerFile, postMcp, recordChangesPerTest, rpc, tokenFor } from './helpers.ts'
 
 const stub = ['created_at', 'id', 'updated_at']
 
@@ -47,7 +47,7 @@ describe.each(await targets())('MCP batch and upsert tools on %s', (target) => {
     expect(upserted.items[1]).toMatchObject({ index: 1, id: acme, outcome: 'updated', record: { name: 'Acme Inc' } })
     expect(upserted.items[0].outcome).toBe('created')
 
-    const deleted = await call(client, 'batch_write_records', { kind: 'account', operation: 'delete', records: [{ id: acme }, { id: globex }] })
+    const deleted = await callConfirmed(client, 'batch_write_records', { kind: 'account', operation: 'delete', records: [{ id: acme }, { id: globex }] })
     expect(deleted).toEqual({ kind: 'account', operation: 'delete', count: 2, counts: { created: 0, updated: 0, deleted: 2 }, items: [{ index: 0, id: acme, outcome: 'deleted' }, { index: 1, id: globex, outcome: 'deleted' }] })
     expect((await listed('/accounts')).map((a) => a.name)).toEqual(['Initech'])
 

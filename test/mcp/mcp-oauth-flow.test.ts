@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { targets } from '../helpers/databases.ts'
-import { call, ConsentingProvider, mcpWorldPerFile, type McpWorld } from './helpers.ts'
+import { call, callConfirmed, ConsentingProvider, mcpWorldPerFile, type McpWorld } from './helpers.ts'
 
 const ALL_TOOLS = [
   'add_case_comment',
@@ -99,7 +99,8 @@ async function exerciseEveryTool(world: McpWorld, client: Client): Promise<void>
   const upserted = await run('upsert_record', { kind: 'contact', src_id: 'HS-2', fields: { last_name: 'Smithers', title: 'Assistant' } })
   expect(upserted).toMatchObject({ created: false, record: { id: imported.items[1].id, title: 'Assistant' } })
 
-  const deleted = await run('delete_record', { kind: 'case', id: kase.id })
+  called.add('delete_record')
+  const deleted = await callConfirmed(client, 'delete_record', { kind: 'case', id: kase.id })
   expect(deleted).toEqual({ deleted: true, kind: 'case', id: kase.id })
   expect((await world.a.request({ method: 'GET', url: `/api/v1/cases/${kase.id}` })).statusCode).toBe(404)
 

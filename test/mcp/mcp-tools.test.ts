@@ -5,9 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { targets } from '../helpers/databases.ts'
-import { call, callError, connectWithToken, mcpWorldPerFile, recordChangesPerTest, tokenFor } from './helpers.ts'
+import { call, callConfirmed, callError, connectWithToken, mcpWorldPerFile, recordChangesPerTest, tokenFor } from './helpers.ts'
 
 describe.each(await targets())('MCP tools on %s', (target) => {
   const world = mcpWorldPerFile(target)
@@ -60,9 +59,8 @@ describe.each(await targets())('MCP tools on %s', (target) => {
       { field: 'filters.stage', message: expect.stringMatching(/^must be one of: prospecting/) },
     ])
     expect((await callError(client, 'list_records', { kind: 'case_comment' })).errors).toEqual([{ field: 'case_id', message: 'is required for kind case_comment' }])
-    const unknownTool = (await client.callTool({ name: 'drop_database', arguments: {} })) as CallToolResult
-    expect(unknownTool.isError).toBe(true)
-    expect((unknownTool.content[0] as { text: string }).text).toContain('Tool drop_database not found')
+    // An unknown tool is a protocol error (-32602), as MCP 2025-11-25 and the SDK v2 answer it.
+    await expect(client.callTool({ name: 'drop_database', arguments: {} })).rejects.toThrow(/-32602.*Tool drop_database not found/)
     const missing = await callError(client, 'get_record', { kind: 'account', id: '0190d3c0-0000-7000-8000-000000000000' })
     expect(missing).toMatchObject({ status: 404, code: 'not_found', detail: 'Account not found.' })
     expect(events).toEqual([])
@@ -94,7 +92,7 @@ describe.each(await targets())('MCP tools on %s', (target) => {
     const comment = await call(client, 'add_case_comment', { case_id: kase.id, body: 'Looking into it.' })
     await call(client, 'escalate_case', { case_id: kase.id })
     await call(client, 'update_record', { kind: 'case_comment', id: comment.id, fields: { is_public: true } })
-    await call(client, 'delete_record', { kind: 'case', id: kase.id })
+    await callConfirmed(client, 'delete_record', { kind: 'case', id: kase.id })
     expect(events.map((e) => `${e.action} ${e.kind}`)).toEqual([
       'created lead',
       'created account',
