@@ -113,6 +113,7 @@ export const operationsQuerySchema = {
 } as const
 
 export const revertBodySchema = {
+  title: 'RevertRequest',
   type: ['object', 'null'],
   additionalProperties: false,
   properties: { force: { type: 'boolean', default: false, description: 'Undo also what was changed since the operation (by default such changes are left alone and reported as conflicts).' } },

@@ -15,6 +15,9 @@ import { operationPageSchema, operationSchema, operationsQuerySchema, revertBody
 import { actorsOf, operationView, revertStatusOf } from './history-view.ts'
 import { resumeIfAbandoned, revertOperation, type RevertDeps } from './revert.ts'
 
+/** The answer of both revert routes: the revert's status, one named type for clients. */
+const revertAnswerSchema = { title: 'RevertAnswer', type: 'object', properties: { data: revertStatusSchema }, required: ['data'] } as const
+
 const errors = { 400: problemSchema, 401: problemSchema, 403: problemSchema, 404: problemSchema }
 const tags = ['Operations']
 
@@ -65,7 +68,7 @@ export async function operationRoutes(fastify: FastifyInstance, opts: { now: () 
           "Undoes every change of the operation: a created record is deleted, a deleted one restored with its id, a changed field set back, only where nobody changed it since (conflicts are reported per record and left alone unless `force`). The revert is an operation itself (it can be reverted) and emits the ordinary events. Small reverts finish before the answer; large ones run in the background (poll `GET` on this path). Repeating the request answers the same revert. Administrators may revert any operation; members only their own.",
         params: idParamsSchema,
         body: revertBodySchema,
-        response: { 202: { type: 'object', properties: { data: revertStatusSchema }, required: ['data'] }, ...errors },
+        response: { 202: revertAnswerSchema, ...errors },
       },
       onRequest: requireScopes('crm:write'),
     },
@@ -86,7 +89,7 @@ export async function operationRoutes(fastify: FastifyInstance, opts: { now: () 
         summary: "Get an operation's revert",
         description: "The status of the operation's revert: its progress and conflicts. 404 when the operation was never reverted.",
         params: idParamsSchema,
-        response: { 200: { type: 'object', properties: { data: revertStatusSchema }, required: ['data'] }, ...errors },
+        response: { 200: revertAnswerSchema, ...errors },
       },
       onRequest: requireScopes('crm:read'),
     },

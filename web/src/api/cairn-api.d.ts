@@ -5594,6 +5594,18 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** RevertAnswer */
+        RevertAnswer: {
+            data: components["schemas"]["RevertStatus"];
+        };
+        /** RevertRequest */
+        RevertRequest: {
+            /**
+             * @description Undo also what was changed since the operation (by default such changes are left alone and reported as conflicts).
+             * @default false
+             */
+            force: boolean;
+        } | null;
         /** RevertStatus */
         RevertStatus: {
             conflicts: {
@@ -16641,9 +16653,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["RevertStatus"];
-                    };
+                    "application/json": components["schemas"]["RevertAnswer"];
                 };
             };
             /** @description RFC 9457 problem details */
@@ -16716,13 +16726,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Undo also what was changed since the operation (by default such changes are left alone and reported as conflicts).
-                     * @default false
-                     */
-                    force?: boolean;
-                } | null;
+                "application/json": components["schemas"]["RevertRequest"];
             };
         };
         responses: {
@@ -16735,9 +16739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["RevertStatus"];
-                    };
+                    "application/json": components["schemas"]["RevertAnswer"];
                 };
             };
             /** @description RFC 9457 problem details */
