@@ -83,6 +83,6 @@ export async function seedCrm(page: Page, url: string): Promise<SeededCrm> {
   await create(page, url, '/activities', { kind: 'task', subject: 'Prepare pricing for negotiation', status: 'open', priority: 'high', due_date: '2026-12-01', account_id: account.id })
   await create(page, url, '/activities', { kind: 'call', subject: 'Walkthrough of the scanner logs', status: 'completed', case_id: kase.id, account_id: account.id })
   // A change, so the account's history has more than its creation.
-  await patch(page, url, `/accounts/${account.id}`, { phone: '+1 206 555 0199', type: 'Key account' })
+  await patch(page, url, `/accounts/${account.id}`, { phone: '+1 206 555 0199', type: 'Partner' })
   return { account: { id: account.id, name: account.name }, contacts, opportunities, caseId: kase.id }
 }

@@ -61,7 +61,7 @@ describe('list pages in the browser', () => {
   })
 
   it('filters by a range with the exact count, in a URL that shares the view, and Back undoes it', async () => {
-    await page.getByRole('button', { name: 'Filters' }).click()
+    await page.getByRole('button', { name: 'Filters', exact: true }).click()
     await page.getByLabel('Amount from').fill('20000')
     await page.getByLabel('Close date to').fill('2026-12-31')
     await page.getByRole('button', { name: 'Apply' }).click()

@@ -63,7 +63,7 @@ describe('record pages in the browser', () => {
     const newest = entries.first()
     await expect(newest.textContent()).resolves.toContain('Changed 2 fields')
     await expect(newest.textContent()).resolves.toMatch(/Phone\+1 206 555 0100→\+1 206 555 0199/)
-    await expect(newest.textContent()).resolves.toMatch(/TypeCustomer→Key account/)
+    await expect(newest.textContent()).resolves.toMatch(/TypeCustomer→Partner/)
     await expect(entries.last().textContent()).resolves.toContain('Created this account')
     await shot(page, 'account-page')
 
