@@ -28,8 +28,8 @@ describe.each(await targets())('owners and lead conversion in the browser on %s'
       return res.json
     }
     const engines = await post('/accounts', { name: 'Analytical Engines', domain: 'ae.test', industry: 'Machinery' })
-    await post('/accounts', { name: 'Difference Works', industry: 'Printing', owner_id: grace.userId })
-    await post('/accounts', { name: 'Jacquard Looms', industry: 'Textiles', owner_id: null })
+    await post('/accounts', { name: 'Difference Works', industry: 'Manufacturing', owner_id: grace.userId })
+    await post('/accounts', { name: 'Jacquard Looms', industry: 'Apparel', owner_id: null })
     await post('/opportunities', { name: 'Engine order', stage: 'proposal', amount: '48000', account_id: engines.id })
     await post('/opportunities', { name: 'Compiler licence', stage: 'proposal', amount: '12500', owner_id: grace.userId })
 

@@ -42,7 +42,7 @@ describe.each(await targets())('the Reports page in the browser on %s', (target)
     await post('/opportunities', { name: 'Grace deal', stage: 'proposal', amount: '64000', close_date: '2027-01-20', owner_id: grace })
     await post('/opportunities', { name: 'Grace win', stage: 'closed_won', amount: '22000', close_date: '2026-11-02', owner_id: grace })
     for (const [subject, priority] of [['Printer jam', 'high'], ['Login fails', 'critical'], ['Invoice copy', 'low']]) await post('/cases', { subject, priority })
-    for (const [kind, subject, owner] of [['call', 'Intro call', grace], ['email', 'Follow-up', grace], ['task', 'Send quote', null], ['event', 'Demo', grace]] as const) await post('/activities', { kind, subject, ...(owner ? { owner_id: owner } : {}) })
+    for (const [kind, subject, owner] of [['call', 'Intro call', grace], ['email', 'Follow-up', grace], ['task', 'Send quote', null], ['event', 'Demo', grace]] as const) await post('/activities', { kind, subject, owner_id: owner }) // null: unassigned (a new record is otherwise its creator's)
   })
   afterAll(async () => {
     await browser?.close()
