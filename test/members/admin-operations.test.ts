@@ -68,6 +68,8 @@ const ADMIN_OPERATIONS: AdminOperation[] = [
   { method: 'POST', path: '/api/v1/custom-fields', payload: () => ({ kind: 'contact', name: 'by_member', label: 'By member', type: 'text' }) },
   { method: 'PATCH', path: '/api/v1/custom-fields/{id}', params: (f) => ({ id: f.fieldId }), payload: () => ({ label: 'Renamed by a member' }) },
   { method: 'DELETE', path: '/api/v1/custom-fields/{id}', params: (f) => ({ id: f.fieldId }) },
+  { method: 'PUT', path: '/api/v1/picklists/{kind}/{field}', params: () => ({ kind: 'account', field: 'industry' }), payload: () => ({ options: ['Chosen by a member'] }) },
+  { method: 'DELETE', path: '/api/v1/picklists/{kind}/{field}', params: () => ({ kind: 'account', field: 'industry' }) },
   { method: 'POST', path: '/api/v1/migration/analyze', payload: (f) => f.sourceTokens as object },
   { method: 'POST', path: '/api/v1/migration/connect', payload: () => ({ environment: 'production' }) },
   { method: 'GET', path: '/api/v1/migrations' },
