@@ -9,7 +9,7 @@ import { cursorSchema, limitSchema } from '../http/schemas.ts'
 import { recordAccess, recordChanges } from '../records/index.ts'
 import { recordKinds } from '../records/contracts.ts'
 import { idSchema, kindOf, kindSchema } from './record-view.ts'
-import { HINTS, writeScopes, type JsonSchema, type McpTool } from './tool-kit.ts'
+import { HINTS, writeScopes, type Args, type JsonSchema, type McpTool, type ToolContext } from './tool-kit.ts'
 
 const recordHistoryTool: McpTool = {
   name: 'record_history',
@@ -61,6 +61,12 @@ const listOperationsTool: McpTool = {
   },
 }
 
+/** An undo changes records back for everyone, so the person confirms it first (docs/mcp.md, Confirmation). */
+function revertQuestion(_ctx: ToolContext, args: Args): string {
+  const force = args.force === true ? ', overwriting what others changed since' : ''
+  return `Undo every change of operation ${String(args.operation_id)}${force}? Records it created are deleted, records it deleted come back and fields it changed are set back.`
+}
+
 const revertOperationTool: McpTool = {
   name: 'revert_operation',
   title: 'Undo an operation',
@@ -75,6 +81,7 @@ const revertOperationTool: McpTool = {
   outputSchema: revertStatusSchema as JsonSchema,
   annotations: { ...HINTS.batch, idempotentHint: true, destructiveHint: true },
   scopes: writeScopes,
+  confirm: revertQuestion,
   async run(ctx, args) {
     const deps = { db: ctx.db, journal: ctx.writer.journal, log: ctx.log, now: () => new Date() }
     const revert = await revertOperation(deps, ctx.auth, 'mcp', args.operation_id as string, args.force === true)

@@ -69,7 +69,7 @@ describe.each(await targets())('CSV round trip on %s', (target) => {
     const owner = source.userId
     const parent = await create(source, 'accounts', { name: 'Acme Holdings', phone: '+1 555 0100', website: 'https://acme.example', annual_revenue: '-1250.50', employee_count: 250, billing_city: 'Zürich', owner_id: owner })
     const child = await create(source, 'accounts', { name: '=Acme Sub', parent_account_id: parent.id, phone: '+44 (20) 7946-0958', description: 'line one\nline "two", with comma' })
-    await create(source, 'accounts', { name: '-2+3', industry: "'=already quoted", type: '@mention' })
+    await create(source, 'accounts', { name: '-2+3', billing_city: "'=already quoted", billing_street: '@mention' })
     const ada = await create(source, 'contacts', {
       first_name: 'Ada',
       last_name: 'Lovelace',
@@ -86,7 +86,7 @@ describe.each(await targets())('CSV round trip on %s', (target) => {
     const deal = await create(source, 'opportunities', { name: 'Big deal', account_id: parent.id, stage: 'closed_won', amount: '50000.00', probability: 90, close_date: '2026-07-01', owner_id: owner })
     await create(source, 'opportunities', { name: 'Refund', stage: 'negotiation', amount: '-99.95' })
     await create(source, 'products', { name: 'Widget', code: '-W1', unit_price: '9.99', is_active: false })
-    const kase = await create(source, 'cases', { subject: 'Broken widget', priority: 'high', account_id: child.id, contact_id: ada.id, origin: 'web' })
+    const kase = await create(source, 'cases', { subject: 'Broken widget', priority: 'high', account_id: child.id, contact_id: ada.id, origin: 'Web' })
     await create(source, 'activities', {
       kind: 'call',
       subject: 'Call Ada',
@@ -130,7 +130,7 @@ describe.each(await targets())('CSV round trip on %s', (target) => {
     expect([...byName.keys()].sort()).toEqual(['-2+3', '=Acme Sub', 'Acme Holdings'])
     expect(lovelace.account_id).toBe((byName.get('=Acme Sub') as any).id)
     expect((byName.get('=Acme Sub') as any).parent_account_id).toBe((byName.get('Acme Holdings') as any).id)
-    expect(byName.get('-2+3')).toMatchObject({ industry: "'=already quoted", type: '@mention' })
+    expect(byName.get('-2+3')).toMatchObject({ billing_city: "'=already quoted", billing_street: '@mention' })
     expect(byName.get('Acme Holdings')).toMatchObject({ annual_revenue: '-1250.50', phone: '+1 555 0100', billing_city: 'Zürich' })
   })
 
@@ -142,7 +142,7 @@ describe.each(await targets())('CSV round trip on %s', (target) => {
     const ada = Object.fromEntries(header.map((h, i) => [h, rows.find((r) => r[2] === 'Lovelace')![i]]))
     expect(ada).toMatchObject({ Phone: '+1 555 0100', 'Mobile phone': '-5', Title: "'@lead", Account: "'=Acme Sub", Owner: source.email, 'Owner ID': source.userId, Nickname: "'=cmd|calc", Score: '-7.5', VIP: 'true' })
     const accounts = parse((await exported(source, 'accounts')).slice(1), { columns: true }) as Record<string, string>[]
-    expect(accounts.find((a) => a.Name === "'-2+3")).toMatchObject({ Industry: "''=already quoted", Type: "'@mention" })
+    expect(accounts.find((a) => a.Name === "'-2+3")).toMatchObject({ 'Billing city': "''=already quoted", 'Billing street': "'@mention" })
     expect(accounts.find((a) => a.Name === 'Acme Holdings')).toMatchObject({ 'Annual revenue': '-1250.50', Phone: '+1 555 0100' })
     expect(accounts.find((a) => a.Name === "'=Acme Sub")).toMatchObject({ 'Parent account': 'Acme Holdings', Phone: '+44 (20) 7946-0958' })
   })

@@ -148,7 +148,7 @@ describe.each(await targets())('confirmation before destructive MCP tools on %s'
         expect([a.readOnlyHint, a.destructiveHint, a.idempotentHint, a.openWorldHint].every((h) => typeof h === 'boolean')).toBe(true)
         if (a.readOnlyHint) expect(a.destructiveHint).toBe(false)
         const props = (tool.inputSchema.properties ?? {}) as Record<string, unknown>
-        expect('confirm' in props).toBe(tool.name === 'delete_record' || tool.name === 'batch_write_records')
+        expect('confirm' in props).toBe(['delete_record', 'batch_write_records', 'revert_operation'].includes(tool.name))
       }
       // The order is the registration order, the same on every request and process.
       expect(tools.map((t) => t.name)).toEqual((await client.listTools()).tools.map((t) => t.name))

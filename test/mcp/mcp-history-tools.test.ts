@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { targets } from '../helpers/databases.ts'
-import { call, connectWithToken, mcpWorldPerFile, tokenFor } from './helpers.ts'
+import { call, callConfirmed, connectWithToken, mcpWorldPerFile, tokenFor } from './helpers.ts'
 
 describe.each(await targets())('MCP history tools on %s', (target) => {
   const world = mcpWorldPerFile(target)
@@ -36,10 +36,11 @@ describe.each(await targets())('MCP history tools on %s', (target) => {
     const rest = JSON.parse((await world.a.request({ url: `/api/v1/operations?client_id=${encodeURIComponent(world.clientA.client_id)}&since=${since}` })).body)
     expect(rest.data.map((o: any) => o.id)).toEqual(ops.data.map((o: any) => o.id))
 
-    const status = await call(client, 'revert_operation', { operation_id: ops.data[0].id })
+    // An undo is confirmed by the person first (here: the confirm token's way).
+    const status = await callConfirmed(client, 'revert_operation', { operation_id: ops.data[0].id })
     expect(status).toMatchObject({ reverts: ops.data[0].id, state: 'succeeded', reverted: 1, conflicts: [] })
     expect(await call(client, 'get_record', { kind: 'account', id: account.id })).toMatchObject({ name: 'Agent-made' })
-    expect(await call(client, 'revert_operation', { operation_id: ops.data[0].id })).toEqual(status)
+    expect(await callConfirmed(client, 'revert_operation', { operation_id: ops.data[0].id })).toEqual(status)
     // Organization B sees none of it.
     const other = JSON.parse((await world.b.request({ url: '/api/v1/operations' })).body)
     expect(other.data).toEqual([])

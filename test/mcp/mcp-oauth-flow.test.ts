@@ -22,8 +22,11 @@ const ALL_TOOLS = [
   'delete_record',
   'escalate_case',
   'get_record',
+  'list_operations',
   'list_records',
   'pipeline_summary',
+  'record_history',
+  'revert_operation',
   'search_records',
   'update_record',
   'upsert_record',
@@ -98,6 +101,16 @@ async function exerciseEveryTool(world: McpWorld, client: Client): Promise<void>
   expect(imported.items.map((i: any) => [i.outcome, i.record.last_name])).toEqual([['created', 'Burns'], ['created', 'Smithers']])
   const upserted = await run('upsert_record', { kind: 'contact', src_id: 'HS-2', fields: { last_name: 'Smithers', title: 'Assistant' } })
   expect(upserted).toMatchObject({ created: false, record: { id: imported.items[1].id, title: 'Assistant' } })
+
+  // Who changed what, and an undo of the last operation (the upsert): the title goes back.
+  const history = await run('record_history', { kind: 'account', id: account.id })
+  expect(history.data[0].changes.map((c: any) => c.field)).toEqual(['industry'])
+  const operations = await run('list_operations', { channel: 'mcp' })
+  expect(operations.data[0]).toMatchObject({ channel: 'mcp', kinds: ['contact'], counts: { updated: 1 } })
+  called.add('revert_operation')
+  const reverted = await callConfirmed(client, 'revert_operation', { operation_id: operations.data[0].id })
+  expect(reverted.state).toBe('succeeded')
+  expect((await run('get_record', { kind: 'contact', id: imported.items[1].id })).title).toBeNull()
 
   called.add('delete_record')
   const deleted = await callConfirmed(client, 'delete_record', { kind: 'case', id: kase.id })
