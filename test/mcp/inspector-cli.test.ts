@@ -42,7 +42,7 @@ describe.each(await targets())('MCP Inspector CLI against /mcp on %s', (target) 
     expect(listed.code, listed.stderr).toBe(0)
     const tools = JSON.parse(listed.stdout).tools as { name: string; annotations: { readOnlyHint: boolean } }[]
     expect(tools.map((t) => t.name)).toContain('search_records')
-    expect(tools).toHaveLength(14)
+    expect(tools).toHaveLength(17)
     expect(tools.find((t) => t.name === 'delete_record')!.annotations.readOnlyHint).toBe(false)
 
     const called = await inspector([world.mcpUrl, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'search_records', '--tool-arg', 'q=inspected', '--header', header])
